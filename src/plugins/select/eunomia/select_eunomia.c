@@ -1,0 +1,265 @@
+/*
+ * select_eunomia.c - select/eunomia: speed-aware placement on mixed node
+ * generations, layered on select/cons_tres.
+ *
+ * Like Slurm's select/cray_aries, this plugin loads cons_tres through
+ * Slurm's "other" select layer (other_select.c) and passes every call down;
+ * jobinfo and nodeinfo are cons_tres's own.  Placement steering will happen
+ * inside select_p_job_test (issue 4).
+ *
+ * STILL PASS-THROUGH: placement is exactly cons_tres's for now.  It says so
+ * at init.
+ *
+ * Known losses against naming select/cons_tres directly: slurmctld and
+ * slurmd test the *name* of SelectType for "cons_tres" in a few places
+ * (read_config.c MaxNodeCount, node_mgr.c dynamic node creation,
+ * job_scheduler.c and gres_ctld.c heterogeneous GRES counts per node,
+ * slurmd.c) and state_control.c tests plugin_id 109 for core-count
+ * reservations.  Those features are unavailable under select/eunomia.
+ *
+ * This plugin is also loaded by slurmd and by the client commands (Slurm
+ * loads every select plugin to unpack jobinfo), so it must not reference
+ * data symbols that exist only in slurmctld.
+ */
+#include "config.h"
+
+#include "src/plugins/select/other/other_select.h"
+
+#include "src/common/log.h"
+#include "src/common/run_in_daemon.h"
+#include "src/common/select.h"
+
+const char plugin_name[] = "Horae Eunomia speed-aware placement over cons_tres";
+const char plugin_type[] = "select/eunomia";
+/* Unique among select plugins: 101-110 are Slurm's own. */
+uint32_t plugin_id = 150;
+const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+extern int init(void)
+{
+	other_select_type_param = CR_OTHER_CONS_TRES;
+	if (running_in_slurmctld())
+		info("%s: loaded over select/cons_tres; STILL PASS-THROUGH: placement is cons_tres's until the Eunomia policy is enabled",
+		     plugin_type);
+	return SLURM_SUCCESS;
+}
+
+extern int fini(void)
+{
+	return other_select_fini();
+}
+
+extern int select_p_state_save(char *dir_name)
+{
+	return other_state_save(dir_name);
+}
+
+extern int select_p_state_restore(char *dir_name)
+{
+	return other_state_restore(dir_name);
+}
+
+extern int select_p_job_init(List job_list)
+{
+	return other_job_init(job_list);
+}
+
+extern int select_p_node_init(void)
+{
+	return other_node_init();
+}
+
+extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
+			     uint32_t min_nodes, uint32_t max_nodes,
+			     uint32_t req_nodes, uint16_t mode,
+			     List preemptee_candidates,
+			     List *preemptee_job_list,
+			     bitstr_t *exc_core_bitmap)
+{
+	return other_job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
+			      mode, preemptee_candidates, preemptee_job_list,
+			      exc_core_bitmap);
+}
+
+extern int select_p_job_begin(job_record_t *job_ptr)
+{
+	return other_job_begin(job_ptr);
+}
+
+extern int select_p_job_ready(job_record_t *job_ptr)
+{
+	return other_job_ready(job_ptr);
+}
+
+extern int select_p_job_expand(job_record_t *from_job_ptr,
+			       job_record_t *to_job_ptr)
+{
+	return other_job_expand(from_job_ptr, to_job_ptr);
+}
+
+extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
+{
+	return other_job_resized(job_ptr, node_ptr);
+}
+
+extern int select_p_job_signal(job_record_t *job_ptr, int signal)
+{
+	return other_job_signal(job_ptr, signal);
+}
+
+extern int select_p_job_fini(job_record_t *job_ptr)
+{
+	return other_job_fini(job_ptr);
+}
+
+extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
+{
+	return other_job_suspend(job_ptr, indf_susp);
+}
+
+extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
+{
+	return other_job_resume(job_ptr, indf_susp);
+}
+
+extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
+					  select_jobinfo_t *jobinfo,
+					  uint32_t node_count,
+					  bitstr_t **avail_nodes)
+{
+	return other_step_pick_nodes(job_ptr, jobinfo, node_count,
+				     avail_nodes);
+}
+
+extern int select_p_step_start(step_record_t *step_ptr)
+{
+	return other_step_start(step_ptr);
+}
+
+extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
+{
+	return other_step_finish(step_ptr, killing_step);
+}
+
+extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
+					 buf_t *buffer,
+					 uint16_t protocol_version)
+{
+	return other_select_nodeinfo_pack(nodeinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
+					   buf_t *buffer,
+					   uint16_t protocol_version)
+{
+	return other_select_nodeinfo_unpack(nodeinfo, buffer,
+					    protocol_version);
+}
+
+extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
+{
+	return other_select_nodeinfo_alloc();
+}
+
+extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
+{
+	return other_select_nodeinfo_free(nodeinfo);
+}
+
+extern int select_p_select_nodeinfo_set_all(void)
+{
+	return other_select_nodeinfo_set_all();
+}
+
+extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
+{
+	return other_select_nodeinfo_set(job_ptr);
+}
+
+extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
+					enum select_nodedata_type dinfo,
+					enum node_states state, void *data)
+{
+	return other_select_nodeinfo_get(nodeinfo, dinfo, state, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
+{
+	return other_select_jobinfo_alloc();
+}
+
+extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
+{
+	return other_select_jobinfo_free(jobinfo);
+}
+
+extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	return other_select_jobinfo_set(jobinfo, data_type, data);
+}
+
+extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
+				       enum select_jobdata_type data_type,
+				       void *data)
+{
+	return other_select_jobinfo_get(jobinfo, data_type, data);
+}
+
+extern select_jobinfo_t *select_p_select_jobinfo_copy(
+	select_jobinfo_t *jobinfo)
+{
+	return other_select_jobinfo_copy(jobinfo);
+}
+
+extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
+					buf_t *buffer,
+					uint16_t protocol_version)
+{
+	return other_select_jobinfo_pack(jobinfo, buffer, protocol_version);
+}
+
+extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
+					  buf_t *buffer,
+					  uint16_t protocol_version)
+{
+	return other_select_jobinfo_unpack(jobinfo, buffer, protocol_version);
+}
+
+extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
+					    char *buf, size_t size, int mode)
+{
+	return other_select_jobinfo_sprint(jobinfo, buf, size, mode);
+}
+
+extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
+					     int mode)
+{
+	return other_select_jobinfo_xstrdup(jobinfo, mode);
+}
+
+extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
+					 job_record_t *job_ptr, void *data)
+{
+	return other_get_info_from_plugin(dinfo, job_ptr, data);
+}
+
+extern int select_p_update_node_config(int index)
+{
+	return other_update_node_config(index);
+}
+
+extern int select_p_reconfigure(void)
+{
+	return other_reconfigure();
+}
+
+extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
+				    uint32_t node_cnt,
+				    bitstr_t *avail_bitmap,
+				    bitstr_t **core_bitmap)
+{
+	return other_resv_test(resv_desc_ptr, node_cnt, avail_bitmap,
+			       core_bitmap);
+}
