@@ -122,6 +122,8 @@ static priority_factors_object_t *_factors(job_record_t *job_ptr)
 	obj->partition = xstrdup(job_ptr->part_ptr ? job_ptr->part_ptr->name :
 						     job_ptr->partition);
 	obj->priority_age = job_ptr->priority;
+	/* sprio prints priority_site - NICE_OFFSET: this is a zero site factor. */
+	obj->priority_site = NICE_OFFSET;
 	obj->nice = job_ptr->details ? job_ptr->details->nice : NICE_OFFSET;
 	return obj;
 }

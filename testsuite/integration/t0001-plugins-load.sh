@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# t0001: the three Horae plugins load in a real slurmctld on a 4-node
+# cluster, and the cluster works through them: jobs from three accounts run
+# to completion (one with a 2-node srun step), sinfo/squeue/sprio/scontrol
+# answer, and job_submit/justice sees a job's --deadline.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+. "$HERE/lib/cluster.sh"
+tap_require_root
+[ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
+
+dir=$(tap_rundir t0001)
+hc_init "$dir" || exit 1
+trap 'hc_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "$dir"' EXIT
+trap 'exit 130' INT TERM
+cd "$dir" || exit 1
+log=$dir/log/slurmctld.log
+
+hc_start
+tap_ok "4-node cluster with the Horae plugins comes up" $? \
+	"$(tail -20 "$log" 2>/dev/null)" || tap_done
+
+conf=$(scontrol show config)
+for kv in "PriorityType *= priority/hmrf" "SelectType *= select/eunomia" \
+	  "JobSubmitPlugins *= justice"; do
+	echo "$conf" | grep -q "^$kv\$"
+	tap_ok "slurmctld runs with $(echo "$kv" | tr -s ' *' ' ')" $?
+done
+for p in priority/hmrf select/eunomia job_submit/justice; do
+	grep -q "$p: loaded.*STILL PASS-THROUGH" "$log"
+	tap_ok "$p says at init that it is still pass-through" $?
+done
+
+# sinfo and scontrol see the heterogeneous nodes.
+tap_check "sinfo lists 4 idle nodes" \
+	test "$(sinfo -h -N -t idle -o %N | sort | tr '\n' ' ')" = "n1 n2 n3 n4 "
+tap_check "scontrol show node reports CPUs and features" \
+	bash -c 'scontrol show node n4 | grep -q "CPUTot=8 " &&
+		 scontrol show node n4 | grep -q "AvailableFeatures=gen4"'
+
+# Jobs from three accounts, one of them with a 2-node srun step.
+j1=$(sbatch --parsable -A physics -n 2 -o out.%j --wrap 'echo physics; sleep 1')
+j2=$(sbatch --parsable -A chem -N 2 -o out.%j \
+	--wrap 'srun -N2 -l printenv SLURMD_NODENAME')
+j3=$(sbatch --parsable -A bio -n 1 --mem=500 -o out.%j --wrap 'echo bio')
+tap_ok "sbatch accepts jobs of three accounts" \
+	$([ -n "$j1" ] && [ -n "$j2" ] && [ -n "$j3" ]; echo $?)
+hc_wait_jobs_done 60
+tap_ok "all three jobs leave the queue within 60 s" $? "$(squeue)"
+for j in $j1 $j2 $j3; do
+	st=$(scontrol show job "$j" | grep -Eo '(JobState|ExitCode)=[^ ]*' |
+		tr '\n' ' ')
+	case "$st" in
+	"JobState=COMPLETED ExitCode=0:0 ") rc=0 ;;
+	*) rc=1 ;;
+	esac
+	tap_ok "job $j completed with exit code 0" $rc "$st"
+done
+acc=$(for j in $j1 $j2 $j3; do scontrol show job "$j" |
+	grep -o 'Account=[a-z]*'; done | tr '\n' ' ')
+tap_check "jobs keep their accounts" \
+	test "$acc" = "Account=physics Account=chem Account=bio "
+tap_check "the srun step ran one task on each of two nodes" \
+	test "$(sort "out.$j2" | awk '{print $2}' | sort -u | wc -l)" = 2
+tap_diag "srun step output: $(tr '\n' ' ' <"out.$j2")"
+
+# Fill the cluster so that jobs pend; squeue and sprio show them.
+big=$(sbatch --parsable -A physics -n 24 -o /dev/null --wrap 'sleep 30')
+p1=$(sbatch --parsable -A chem -n 4 -o /dev/null --wrap 'true')
+p2=$(sbatch --parsable -A bio -n 4 -o /dev/null --wrap 'true')
+for _ in $(seq 50); do
+	[ "$(squeue -h -j "$big" -o %T)" = RUNNING ] && break
+	sleep 0.2
+done
+tap_check "squeue shows the pending jobs" \
+	test "$(squeue -h -t PD -o %i | sort -n | tr '\n' ' ')" = "$p1 $p2 "
+sp=$(sprio -h -o '%i %Y')
+tap_ok "sprio lists both pending jobs with a priority" \
+	$(echo "$sp" | awk -v a="$p1" -v b="$p2" '
+		$1 == a && $2 > 0 { x++ } $1 == b && $2 > 0 { x++ }
+		END { exit x != 2 }'; echo $?) "$sp"
+tap_ok "the earlier submission ranks first (pass-through order)" \
+	$(echo "$sp" | awk -v a="$p1" -v b="$p2" '
+		$1 == a { pa = $2 } $1 == b { pb = $2 } END { exit !(pa > pb) }'
+	  echo $?) "$sp"
+scancel "$big" "$p1" "$p2"
+
+# job_submit/justice sees the deadline of a job that has one.
+jd=$(sbatch --parsable -A bio --deadline=now+2hours -t 5 -o /dev/null \
+	--wrap 'true')
+grep -q "job_submit/justice: new job uid=0 account=bio deadline=.*admitted" "$log"
+tap_ok "job_submit/justice logs the deadline of job $jd" $? \
+	"$(grep justice "$log" | tail -3)"
+hc_wait_jobs_done 30
+
+# Teardown leaves nothing behind.
+hc_stop
+left=$(_hc_holders; for f in "$dir"/pids/*.pid; do [ -e "$f" ] && cat "$f"; done)
+tap_ok "teardown leaves no process of the cluster" \
+	$([ -z "$left" ]; echo $?) "$(ps -o pid,args -p "${left:-1}" 2>&1)"
+tap_done

@@ -1,0 +1,362 @@
+# cluster.sh - start and stop a real Slurm cluster on this machine: one
+# munged on its own socket, one slurmctld and N `slurmd -N name` daemons,
+# all on loopback, all files under one run directory.  Tests, the demo and
+# the benchmarks source this file; testsuite/horae-cluster is its CLI.
+#
+# Use:
+#   . testsuite/lib/cluster.sh
+#   hc_init /tmp/horae-mytest          # run directory; derives ports from it
+#   HC_NODES=$'n1 4 4000 gen1\nn2 8 8000 gen2'   # name cpus memMB features
+#   HC_PROFILE=horae                   # or "stock" for Slurm's own plugins
+#   hc_start || exit 1                 # writes slurm.conf, waits for idle
+#   trap hc_stop EXIT                  # always tear down (also on ^C)
+#
+# Settings (set them before hc_start):
+#   HC_NODES        node lines "NAME CPUS MEM_MB [FEATURES]"; default: 4
+#                   nodes of mixed sizes and features gen1..gen4
+#   HC_PROFILE      horae (default): priority/hmrf, select/eunomia and
+#                   job_submit/justice; stock: priority/multifactor,
+#                   select/cons_tres, no job_submit plugin
+#   HC_PRIORITY, HC_SELECT, HC_JOBSUBMIT   override one plugin of the profile
+#                   (HC_JOBSUBMIT=none for no job_submit plugin)
+#   HC_PLUGINDIR    directory of our built plugins (default $HORAE_PLUGINDIR)
+#   HC_EXTRA_CONF   lines appended to slurm.conf
+#   HC_DEBUG        SlurmctldDebug (default: info)
+#
+# Every daemon is started in its own session and its PID recorded under
+# $HC_RUNDIR/pids; hc_stop stops those PIDs, then any process that still
+# holds a file or its working directory under $HC_RUNDIR (slurmstepd, job
+# processes), and nothing else.  Two clusters with different run
+# directories use different ports, sockets and files.
+
+HC_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+HC_TESTSUITE=${HORAE_TESTSUITE:-$(dirname "$HC_LIB_DIR")}
+HC_SBIN=${HC_SBIN:-/usr/sbin}
+HC_STOCK_PLUGINDIR=${HC_STOCK_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+
+hc_log() { echo "# cluster: $*" >&2; }
+
+# hc_init RUNDIR: choose the run directory and the ports; export SLURM_CONF.
+hc_init()
+{
+	local dir=$1
+
+	[ -n "$dir" ] || { hc_log "hc_init: no run directory"; return 1; }
+	mkdir -p "$dir" || return 1
+	HC_RUNDIR=$(cd "$dir" && pwd)
+	# munged runs as user munge and must reach its directory inside.
+	chmod 0755 "$HC_RUNDIR" || return 1
+	# munged's socket path must fit in sun_path (108 bytes).
+	if [ ${#HC_RUNDIR} -gt 80 ]; then
+		hc_log "run directory path too long for a socket: $HC_RUNDIR"
+		return 1
+	fi
+	HC_CONF=$HC_RUNDIR/slurm.conf
+	HC_CLUSTER=h$(printf '%s' "$HC_RUNDIR" | cksum | cut -d' ' -f1)
+	HC_CLUSTER=${HC_CLUSTER:0:10}
+	export SLURM_CONF=$HC_CONF
+	mkdir -p "$HC_RUNDIR/pids"
+	# A previous run in the same directory that was killed outright may
+	# have left daemons behind: they are ours to stop.
+	_hc_stop_recorded
+	return 0
+}
+
+_hc_default_nodes()
+{
+	printf '%s\n' "n1 4 4000 gen1" "n2 4 8000 gen2" "n3 8 8000 gen3" \
+		"n4 8 16000 gen4"
+}
+
+_hc_nodes() { printf '%s\n' "${HC_NODES:-$(_hc_default_nodes)}" | grep -v '^[[:space:]]*$'; }
+
+_hc_port_free()
+{
+	! ss -Htln "( sport = :$1 )" 2>/dev/null | grep -q .
+}
+
+# Ports derive from the run directory; the first slot with all ports free
+# wins, so two clusters never share a port.
+_hc_pick_ports()
+{
+	local n h slot p ok i
+	n=$(_hc_nodes | wc -l)
+	h=$(printf '%s' "$HC_RUNDIR" | cksum | cut -d' ' -f1)
+	for ((i = 0; i < 400; i++)); do
+		slot=$(((h + i) % 400))
+		p=$((20000 + slot * 100))
+		ok=1
+		for ((k = 0; k <= n; k++)); do
+			_hc_port_free $((p + k)) || { ok=0; break; }
+		done
+		if [ $ok = 1 ]; then
+			HC_CTLD_PORT=$p
+			return 0
+		fi
+	done
+	hc_log "no free port range for $n nodes"
+	return 1
+}
+
+_hc_profile()
+{
+	case "${HC_PROFILE:-horae}" in
+	horae)
+		_p_prio=priority/hmrf _p_sel=select/eunomia
+		_p_js=justice ;;
+	stock)
+		_p_prio=priority/multifactor _p_sel=select/cons_tres _p_js= ;;
+	*)
+		hc_log "unknown HC_PROFILE '$HC_PROFILE' (horae or stock)"
+		return 1 ;;
+	esac
+	_p_prio=${HC_PRIORITY:-$_p_prio}
+	_p_sel=${HC_SELECT:-$_p_sel}
+	_p_js=${HC_JOBSUBMIT:-$_p_js}
+	[ "$_p_js" = none ] && _p_js=
+	return 0
+}
+
+# hc_write_conf: write $HC_CONF from the template and the settings.
+hc_write_conf()
+{
+	local plugindir=$HC_STOCK_PLUGINDIR ours=${HC_PLUGINDIR:-${HORAE_PLUGINDIR:-}}
+	local i=0 name cpus mem feat line
+
+	_hc_profile || return 1
+	_hc_pick_ports || return 1
+	if [ -n "$ours" ]; then
+		[ -d "$ours" ] || { hc_log "plugin dir $ours missing"; return 1; }
+		plugindir=$plugindir:$ours
+	fi
+	sed -e "s|@RUNDIR@|$HC_RUNDIR|g" -e "s|@CLUSTER@|$HC_CLUSTER|g" \
+	    -e "s|@HOST@|$(hostname -s)|g" -e "s|@CTLD_PORT@|$HC_CTLD_PORT|g" \
+	    -e "s|@PLUGINDIR@|$plugindir|g" -e "s|@SELECT@|$_p_sel|g" \
+	    -e "s|@PRIORITY@|$_p_prio|g" -e "s|@DEBUG@|${HC_DEBUG:-info}|g" \
+	    "$HC_TESTSUITE/etc/slurm.conf.in" >"$HC_CONF.new" || return 1
+	{
+		[ -n "$_p_js" ] && echo "JobSubmitPlugins=$_p_js"
+		while read -r name cpus mem feat; do
+			i=$((i + 1))
+			line="NodeName=$name NodeAddr=127.0.0.1 NodeHostname=localhost"
+			line+=" Port=$((HC_CTLD_PORT + i)) CPUs=$cpus RealMemory=$mem"
+			[ -n "$feat" ] && line+=" Features=$feat"
+			echo "$line State=UNKNOWN"
+		done < <(_hc_nodes)
+		echo "PartitionName=batch Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+		[ -n "${HC_EXTRA_CONF:-}" ] && printf '%s\n' "$HC_EXTRA_CONF"
+	} >>"$HC_CONF.new"
+	mv "$HC_CONF.new" "$HC_CONF"
+}
+
+# The command line of a process, NULs as spaces; empty if it is gone.
+_hc_cmdline() { { tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null; }
+
+# True when PID is alive and its command line names our run directory, so a
+# recycled PID is never signalled.
+_hc_ours() { [ -n "$1" ] && _hc_cmdline "$1" | grep -qF "$HC_RUNDIR"; }
+
+_hc_record() { echo "$2" >"$HC_RUNDIR/pids/$1.pid"; }
+
+_hc_start_munge()
+{
+	local d=$HC_RUNDIR/munge pid
+	mkdir -p "$d"
+	if [ ! -s "$d/munge.key" ]; then
+		dd if=/dev/urandom of="$d/munge.key" bs=1024 count=1 2>/dev/null
+	fi
+	chown -R munge:munge "$d"
+	chmod 0711 "$d"
+	chmod 0400 "$d/munge.key"
+	runuser -u munge -- "$HC_SBIN/munged" --socket="$d/munge.socket.2" \
+		--key-file="$d/munge.key" --pid-file="$d/munged.pid" \
+		--log-file="$d/munged.log" --seed-file="$d/munged.seed" \
+		--num-threads=4 || { hc_log "munged failed:"; cat "$d/munged.log" >&2; return 1; }
+	for _ in $(seq 50); do
+		pid=$(cat "$d/munged.pid" 2>/dev/null)
+		[ -n "$pid" ] && [ -S "$d/munge.socket.2" ] && break
+		sleep 0.1
+	done
+	_hc_ours "$pid" || { hc_log "munged did not start"; return 1; }
+	_hc_record munged "$pid"
+}
+
+# _hc_daemon NAME CMD...: start CMD in its own session, record its PID.
+_hc_daemon()
+{
+	local name=$1
+	shift
+	setsid "$@" </dev/null >>"$HC_RUNDIR/log/$name.out" 2>&1 &
+	_hc_record "$name" $!
+}
+
+hc_start_slurmctld()
+{
+	_hc_daemon slurmctld "$HC_SBIN/slurmctld" -D -f "$HC_CONF" "$@"
+}
+
+hc_start_slurmd()
+{
+	local name
+	for name in $(_hc_nodes | awk '{print $1}'); do
+		mkdir -p "$HC_RUNDIR/spool/$name"
+		_hc_daemon "slurmd.$name" "$HC_SBIN/slurmd" -D -N "$name" \
+			-f "$HC_CONF"
+	done
+}
+
+# hc_start: write slurm.conf, start everything from empty state (no jobs,
+# no saved plugin state), wait until nodes are idle.  To restart slurmctld
+# on its saved state, use hc_kill_ctld and hc_start_slurmctld instead.
+hc_start()
+{
+	[ -n "$HC_RUNDIR" ] || { hc_log "call hc_init first"; return 1; }
+	rm -rf "$HC_RUNDIR"/{state,spool}
+	mkdir -p "$HC_RUNDIR"/{log,state,spool}
+	hc_write_conf || return 1
+	_hc_start_munge || return 1
+	hc_start_slurmctld
+	hc_start_slurmd
+	if ! hc_wait_idle 60; then
+		hc_log "cluster in $HC_RUNDIR did not come up; slurmctld log:"
+		tail -n 30 "$HC_RUNDIR/log/slurmctld.log" >&2 2>/dev/null
+		tail -n 10 "$HC_RUNDIR/log/slurmctld.out" >&2 2>/dev/null
+		return 1
+	fi
+	hc_log "up: $(_hc_nodes | wc -l) nodes, slurmctld on port $HC_CTLD_PORT, conf $HC_CONF"
+}
+
+# hc_ctld_alive: true while the recorded slurmctld runs.
+hc_ctld_alive() { _hc_ours "$(cat "$HC_RUNDIR/pids/slurmctld.pid" 2>/dev/null)"; }
+
+# hc_wait_idle SECONDS: wait until every node is idle.
+hc_wait_idle()
+{
+	local deadline=$((SECONDS + ${1:-60})) states n
+	n=$(_hc_nodes | wc -l)
+	while [ $SECONDS -lt $deadline ]; do
+		hc_ctld_alive || { hc_log "slurmctld is not running"; return 1; }
+		states=$(sinfo -h -N -o '%T' 2>/dev/null | sort | uniq -c)
+		if [ "$(sinfo -h -N -t idle -o '%N' 2>/dev/null | wc -l)" = "$n" ]; then
+			return 0
+		fi
+		sleep 0.3
+	done
+	hc_log "nodes not idle after ${1:-60}s: $states"
+	return 1
+}
+
+# hc_wait_jobs_done SECONDS: wait until the queue is empty.
+hc_wait_jobs_done()
+{
+	local deadline=$((SECONDS + ${1:-60}))
+	while [ $SECONDS -lt $deadline ]; do
+		[ -z "$(squeue -h -o %i 2>/dev/null)" ] && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# hc_kill_ctld [SIGNAL]: signal the recorded slurmctld (default SIGKILL) and
+# wait until it is gone.
+hc_kill_ctld()
+{
+	local pid
+	pid=$(cat "$HC_RUNDIR/pids/slurmctld.pid" 2>/dev/null)
+	_hc_ours "$pid" || return 0
+	kill -"${1:-KILL}" "$pid" 2>/dev/null
+	for _ in $(seq 100); do
+		_hc_ours "$pid" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# Stop the PIDs recorded under pids/, slurm daemons first, munged last.
+_hc_stop_recorded()
+{
+	local f pid pids=() munge=
+	[ -d "$HC_RUNDIR/pids" ] || return 0
+	for f in "$HC_RUNDIR"/pids/*.pid; do
+		[ -e "$f" ] || continue
+		pid=$(cat "$f")
+		if _hc_ours "$pid"; then
+			case "$f" in
+			*/munged.pid) munge=$pid ;;
+			*) pids+=("$pid") ;;
+			esac
+		fi
+	done
+	_hc_term 10 "${pids[@]}"
+	_hc_sweep
+	[ -n "$munge" ] && _hc_term 5 "$munge"
+	rm -f "$HC_RUNDIR"/pids/*.pid
+}
+
+# _hc_term GRACE PID...: SIGTERM, wait up to GRACE seconds, then SIGKILL
+# what is left.
+_hc_term()
+{
+	local grace=$1 pid left
+	shift
+	[ $# -gt 0 ] || return 0
+	kill -TERM "$@" 2>/dev/null
+	for _ in $(seq $((grace * 10))); do
+		left=
+		for pid in "$@"; do
+			[ -d "/proc/$pid" ] && left=1
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	kill -KILL "$@" 2>/dev/null
+	sleep 0.2
+}
+
+# PIDs of processes (not us, not our ancestors) that belong to this cluster
+# but were not started by us: slurmstepd and job processes.  They hold a
+# file or their working directory under the run directory, or carry our
+# cluster's name in their job environment.
+_hc_holders()
+{
+	local p pid me=" $$ $BASHPID " a=$$
+	while [ "$a" -gt 1 ] 2>/dev/null; do
+		a=$(awk '{print $4}' "/proc/$a/stat" 2>/dev/null) || break
+		me+="$a "
+	done
+	for p in /proc/[0-9]*; do
+		pid=${p#/proc/}
+		case "$me" in *" $pid "*) continue ;; esac
+		if readlink "$p/cwd" "$p"/fd/* 2>/dev/null |
+		   grep -qF "$HC_RUNDIR/" ||
+		   { tr '\0' '\n' <"$p/environ"; } 2>/dev/null |
+		   grep -qx "SLURM_CLUSTER_NAME=$HC_CLUSTER"; then
+			echo "$pid"
+		fi
+	done
+}
+
+_hc_sweep()
+{
+	local left munge
+	munge=$(cat "$HC_RUNDIR/pids/munged.pid" 2>/dev/null)
+	left=$(_hc_holders | grep -vx "${munge:-none}")
+	[ -n "$left" ] || return 0
+	# What is left has lost its slurmd: there is nobody to wait for.
+	# shellcheck disable=SC2086
+	_hc_term 1 $left
+}
+
+# hc_stop: stop every process of this cluster.  Safe to call twice.
+hc_stop()
+{
+	[ -n "${HC_RUNDIR:-}" ] || return 0
+	# Cancelled jobs let slurmstepd end their processes the normal way.
+	if hc_ctld_alive && [ -n "$(squeue -h -o %i 2>/dev/null)" ]; then
+		timeout 5 scancel --full --quiet \
+			$(squeue -h -o %i 2>/dev/null) 2>/dev/null
+		hc_wait_jobs_done 10
+	fi
+	_hc_stop_recorded
+	_hc_sweep
+}

@@ -1,0 +1,63 @@
+# tap.sh - TAP output for the integration tests, with the closing line
+# "N passed, N failed" that people and CI read.
+#
+#   . lib/tap.sh
+#   tap_check "sinfo lists 4 nodes" test "$(sinfo -h -N | wc -l)" = 4
+#   tap_ok "name" "$cond_status" ["diagnostic on failure"]
+#   tap_done                         # prints the plan and the summary; exits
+
+TAP_N=0
+TAP_FAILED=0
+
+# tap_ok NAME STATUS [DIAG]: STATUS 0 passes.
+tap_ok()
+{
+	TAP_N=$((TAP_N + 1))
+	if [ "$2" = 0 ]; then
+		echo "ok $TAP_N - $1"
+	else
+		TAP_FAILED=$((TAP_FAILED + 1))
+		echo "not ok $TAP_N - $1"
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
+	fi
+	return "$2"
+}
+
+# tap_check NAME CMD...: run CMD; its exit status decides.
+tap_check()
+{
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	tap_ok "$name" "$rc" "$out"
+}
+
+tap_diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
+
+# tap_skip_all REASON: the whole test cannot run here.
+tap_skip_all()
+{
+	echo "1..0 # SKIP $1"
+	exit 77
+}
+
+tap_done()
+{
+	echo "1..$TAP_N"
+	echo "$((TAP_N - TAP_FAILED)) passed, $TAP_FAILED failed"
+	[ "$TAP_FAILED" = 0 ]
+	exit
+}
+
+# tap_require_root: skip unless root and the Slurm daemons are installed.
+tap_require_root()
+{
+	[ "$(id -u)" = 0 ] || tap_skip_all "needs root (starts slurmctld, slurmd and munged)"
+	[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] &&
+		[ -x /usr/sbin/munged ] ||
+		tap_skip_all "slurmctld, slurmd or munged not installed (run contribs/horae-deps)"
+}
+
+# tap_rundir NAME: a fresh, short run directory for a test cluster.
+tap_rundir() { mktemp -d "/tmp/horae-$1.XXXXXX"; }
