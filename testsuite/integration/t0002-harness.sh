@@ -30,15 +30,17 @@ trap 'exit 130' INT TERM
 # stopped, and waits to be interrupted: what a test does.
 owner()
 {
+	local sleeper=
 	. "$HERE/lib/cluster.sh"
 	hc_init "$1" || exit 1
-	trap hc_stop EXIT
+	trap '[ -n "$sleeper" ] && kill "$sleeper"; hc_stop' EXIT
 	trap 'exit 130' INT TERM
 	HC_NODES=$'a1 2 2000\na2 2 2000' hc_start || exit 1
 	cd "$1" && sbatch -Q -N 2 -o /dev/null --wrap 'srun sleep 300'
 	echo "$SLURM_CONF" >"$1/ready"
 	sleep 600 &
-	wait $!
+	sleeper=$!
+	wait $sleeper
 }
 
 owner "$da" >"$da.out" 2>&1 & pids+=($!)
