@@ -1,0 +1,415 @@
+/*
+ * ledger.c - windowed per-account usage accumulators.  See ledger.h for
+ * the window kinds, the bucket scheme and its error bound.
+ *
+ * Storage is one array of count x nslots x ntres doubles.  For a sliding
+ * window, slot (k mod nslots) holds bucket k = [kG, (k+1)G); the buckets
+ * head-nslots+1 .. head are live, head being the clock's bucket.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ledger.h"
+
+struct ledger {
+	window_spec_t w;
+	double bucket;	/* G, sliding only */
+	int nslots;	/* buckets per account: 1 unless sliding */
+	int ntres;
+	int count;	/* accounts */
+	double now;	/* the clock */
+	int64_t head;	/* bucket of the clock, sliding only */
+	double *data;
+};
+
+/* Largest |t / G| whose floor still fits an int64 exactly enough. */
+#define BUCKET_INDEX_MAX 4.0e15
+
+static double *_slot(const ledger_t *l, int acct, int64_t k)
+{
+	int64_t s = k % l->nslots;
+
+	if (s < 0)
+		s += l->nslots;
+	return l->data + ((size_t)acct * l->nslots + s) * l->ntres;
+}
+
+static bool _time_ok(const ledger_t *l, double t)
+{
+	if (!isfinite(t))
+		return false;
+	return l->w.kind != WINDOW_SLIDING ||
+	       fabs(t / l->bucket) < BUCKET_INDEX_MAX;
+}
+
+static int64_t _bucket_of(const ledger_t *l, double t)
+{
+	return (int64_t)floor(t / l->bucket);
+}
+
+ledger_t *ledger_create(const window_spec_t *w, double bucket, int ntres,
+			double now, horae_err_t *err)
+{
+	ledger_t *l;
+	double nb = 1;
+
+	if (!w || ntres < 1 || ntres > TRES_MAX || !isfinite(now)) {
+		err_set(err, -EINVAL, "ledger: bad window, TRES count or time");
+		goto einval;
+	}
+	if (w->kind == WINDOW_SLIDING) {
+		if (bucket == 0)
+			bucket = w->length / 64;
+		if (!(bucket > 0) || bucket > w->length) {
+			err_set(err, -EINVAL,
+				"ledger: bucket of %gs must be > 0 and at most the window length %gs",
+				bucket, w->length);
+			goto einval;
+		}
+		nb = ceil(w->length / bucket) + 1;
+		if (nb > LEDGER_MAX_BUCKETS) {
+			err_set(err, -EINVAL,
+				"ledger: a %gs window in %gs buckets needs %.0f buckets; at most %d",
+				w->length, bucket, nb, LEDGER_MAX_BUCKETS);
+			goto einval;
+		}
+	}
+	l = calloc(1, sizeof(*l));
+	if (!l) {
+		err_set(err, -ENOMEM, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	l->w = *w;
+	l->bucket = w->kind == WINDOW_SLIDING ? bucket : 0;
+	l->nslots = (int)nb;
+	l->ntres = ntres;
+	l->now = now;
+	if (w->kind == WINDOW_SLIDING) {
+		if (!_time_ok(l, now)) {
+			free(l);
+			err_set(err, -EINVAL,
+				"ledger: time %g is too far from 0 for %gs buckets",
+				now, bucket);
+			goto einval;
+		}
+		l->head = _bucket_of(l, now);
+	}
+	return l;
+einval:
+	errno = EINVAL;
+	return NULL;
+}
+
+void ledger_destroy(ledger_t **l)
+{
+	if (!l || !*l)
+		return;
+	free((*l)->data);
+	free(*l);
+	*l = NULL;
+}
+
+int ledger_grow(ledger_t *l, int n)
+{
+	size_t per, size;
+	double *data;
+
+	if (!l || n < 0)
+		return -EINVAL;
+	if (n <= l->count)
+		return 0;
+	per = (size_t)l->nslots * l->ntres;
+	size = (size_t)n * per * sizeof(double);
+	data = realloc(l->data, size);
+	if (!data)
+		return -ENOMEM;
+	memset(data + (size_t)l->count * per, 0,
+	       (size_t)(n - l->count) * per * sizeof(double));
+	l->data = data;
+	l->count = n;
+	return 0;
+}
+
+int ledger_count(const ledger_t *l)
+{
+	return l ? l->count : 0;
+}
+
+static void _zero_all(ledger_t *l)
+{
+	memset(l->data, 0,
+	       (size_t)l->count * l->nslots * l->ntres * sizeof(double));
+}
+
+int ledger_advance(ledger_t *l, double now)
+{
+	int64_t h, k;
+
+	if (!l || !_time_ok(l, now))
+		return -EINVAL;
+	if (now <= l->now)
+		return 0;
+	switch (l->w.kind) {
+	case WINDOW_TUMBLING:
+		if (window_start(&l->w, now) != window_start(&l->w, l->now))
+			_zero_all(l);
+		break;
+	case WINDOW_SLIDING:
+		h = _bucket_of(l, now);
+		if (h - l->head >= l->nslots) {
+			_zero_all(l);
+		} else {
+			for (k = l->head + 1; k <= h; k++)
+				for (int a = 0; a < l->count; a++)
+					memset(_slot(l, a, k), 0,
+					       l->ntres * sizeof(double));
+		}
+		l->head = h;
+		break;
+	default:
+		break;
+	}
+	l->now = now;
+	return 0;
+}
+
+static void _add(double *slot, const tres_vec_t *rate, int ntres, double dt)
+{
+	for (int i = 0; i < ntres; i++)
+		slot[i] += rate->v[i] * dt;
+}
+
+static void _charge_sliding(ledger_t *l, int acct, const tres_vec_t *rate,
+			    double t0, double t1)
+{
+	int64_t oldest = l->head - l->nslots + 1, k, last;
+	double lo = fmax(t0, (double)oldest * l->bucket), a, b;
+
+	if (t1 <= lo)
+		return;
+	last = _bucket_of(l, t1);
+	for (k = _bucket_of(l, lo); k <= last && k <= l->head; k++) {
+		a = fmax(lo, (double)k * l->bucket);
+		b = fmin(t1, (double)(k + 1) * l->bucket);
+		if (b > a)
+			_add(_slot(l, acct, k), rate, l->ntres, b - a);
+	}
+}
+
+int ledger_charge(ledger_t *l, int acct, const tres_vec_t *rate, double t0,
+		  double t1)
+{
+	double lo;
+	int rc;
+
+	if (!l || !rate || acct < 0 || acct >= l->count || !_time_ok(l, t0) ||
+	    !_time_ok(l, t1) || t1 < t0)
+		return -EINVAL;
+	rc = ledger_advance(l, t1);
+	if (rc)
+		return rc;
+	switch (l->w.kind) {
+	case WINDOW_NONE:
+		_add(_slot(l, acct, 0), rate, l->ntres, t1 - t0);
+		break;
+	case WINDOW_TUMBLING:
+		lo = fmax(t0, window_start(&l->w, l->now));
+		if (t1 > lo)
+			_add(_slot(l, acct, 0), rate, l->ntres, t1 - lo);
+		break;
+	case WINDOW_SLIDING:
+		_charge_sliding(l, acct, rate, t0, t1);
+		break;
+	}
+	return 0;
+}
+
+int ledger_usage(const ledger_t *l, int acct, tres_vec_t *out)
+{
+	tres_vec_t sum;
+	int64_t k, kmin;
+	double ws, weight;
+	const double *s;
+
+	if (!l || !out || acct < 0 || acct >= l->count)
+		return -EINVAL;
+	tres_zero(&sum);
+	if (l->w.kind != WINDOW_SLIDING) {
+		s = _slot(l, acct, 0);
+		for (int i = 0; i < l->ntres; i++)
+			sum.v[i] = s[i];
+		*out = sum;
+		return 0;
+	}
+	ws = l->now - l->w.length;
+	kmin = _bucket_of(l, ws);
+	if (kmin < l->head - l->nslots + 1)
+		kmin = l->head - l->nslots + 1;
+	for (k = kmin; k <= l->head; k++) {
+		/* The bucket straddling now - L counts for its inside part. */
+		weight = ((double)(k + 1) * l->bucket - ws) / l->bucket;
+		weight = fmin(1.0, fmax(0.0, weight));
+		s = _slot(l, acct, k);
+		for (int i = 0; i < l->ntres; i++)
+			sum.v[i] += s[i] * weight;
+	}
+	*out = sum;
+	return 0;
+}
+
+double ledger_now(const ledger_t *l)
+{
+	return l->now;
+}
+
+double ledger_window_start(const ledger_t *l)
+{
+	return window_start(&l->w, l->now);
+}
+
+const window_spec_t *ledger_window(const ledger_t *l)
+{
+	return &l->w;
+}
+
+double ledger_bucket(const ledger_t *l)
+{
+	return l->bucket;
+}
+
+json_object *ledger_to_json(const ledger_t *l)
+{
+	json_object *obj, *accts, *arr;
+	size_t per = (size_t)l->nslots * l->ntres;
+	char win[64];
+
+	obj = json_object_new_object();
+	accts = json_object_new_array_ext(l->count);
+	if (!obj || !accts || window_format(&l->w, win, sizeof(win)))
+		goto nomem;
+	json_object_object_add(obj, "window", json_object_new_string(win));
+	json_object_object_add(obj, "bucket", json_object_new_double(l->bucket));
+	json_object_object_add(obj, "ntres", json_object_new_int(l->ntres));
+	json_object_object_add(obj, "now", json_object_new_double(l->now));
+	json_object_object_add(obj, "accounts", accts);
+	for (int a = 0; a < l->count; a++) {
+		const double *d = l->data + (size_t)a * per;
+
+		arr = json_object_new_array_ext(per);
+		if (!arr)
+			goto nomem_obj;
+		for (size_t i = 0; i < per; i++)
+			json_object_array_add(arr, json_object_new_double(d[i]));
+		json_object_array_add(accts, arr);
+	}
+	return obj;
+nomem:
+	json_object_put(accts);
+nomem_obj:
+	json_object_put(obj);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* Read a finite number member; json-c getters coerce, so check the type. */
+static int _get_number(json_object *obj, const char *key, double *out,
+		       horae_err_t *err)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) ||
+	    (!json_object_is_type(v, json_type_double) &&
+	     !json_object_is_type(v, json_type_int)))
+		return err_set(err, -EINVAL, "'%s' is missing or not a number",
+			       key);
+	*out = json_object_get_double(v);
+	if (!isfinite(*out))
+		return err_set(err, -EINVAL, "'%s' is not finite", key);
+	return 0;
+}
+
+static int _load_accounts(ledger_t *l, json_object *accts, horae_err_t *err)
+{
+	size_t n = json_object_array_length(accts);
+	size_t per = (size_t)l->nslots * l->ntres;
+	json_object *arr, *v;
+
+	if (ledger_grow(l, (int)n))
+		return err_set(err, -ENOMEM, "out of memory");
+	for (size_t a = 0; a < n; a++) {
+		arr = json_object_array_get_idx(accts, a);
+		if (!json_object_is_type(arr, json_type_array) ||
+		    json_object_array_length(arr) != per)
+			return err_set(err, -EINVAL,
+				       "'accounts[%zu]' is not an array of %zu numbers",
+				       a, per);
+		for (size_t i = 0; i < per; i++) {
+			v = json_object_array_get_idx(arr, i);
+			if (!json_object_is_type(v, json_type_double) &&
+			    !json_object_is_type(v, json_type_int))
+				return err_set(err, -EINVAL,
+					       "'accounts[%zu][%zu]' is not a number",
+					       a, i);
+			l->data[a * per + i] = json_object_get_double(v);
+			if (!isfinite(l->data[a * per + i]) ||
+			    l->data[a * per + i] < 0)
+				return err_set(err, -EINVAL,
+					       "'accounts[%zu][%zu]' is negative or not finite",
+					       a, i);
+		}
+	}
+	return 0;
+}
+
+ledger_t *ledger_from_json(json_object *obj, horae_err_t *err)
+{
+	json_object *v, *accts;
+	window_spec_t w;
+	double bucket, ntres, now;
+	horae_err_t werr;
+	ledger_t *l = NULL;
+
+	if (!json_object_is_type(obj, json_type_object)) {
+		err_set(err, -EINVAL, "ledger is not a JSON object");
+		goto einval;
+	}
+	if (!json_object_object_get_ex(obj, "window", &v) ||
+	    !json_object_is_type(v, json_type_string)) {
+		err_set(err, -EINVAL, "'window' is missing or not a string");
+		goto einval;
+	}
+	if (window_parse(json_object_get_string(v), &w, &werr)) {
+		err_set(err, -EINVAL, "'window': %s", werr.text);
+		goto einval;
+	}
+	if (_get_number(obj, "bucket", &bucket, err) ||
+	    _get_number(obj, "ntres", &ntres, err) ||
+	    _get_number(obj, "now", &now, err))
+		goto einval;
+	if (!json_object_object_get_ex(obj, "accounts", &accts) ||
+	    !json_object_is_type(accts, json_type_array)) {
+		err_set(err, -EINVAL, "'accounts' is missing or not an array");
+		goto einval;
+	}
+	if (ntres != floor(ntres) || ntres < 1 || ntres > TRES_MAX) {
+		err_set(err, -EINVAL, "'ntres' must be a whole number 1..%d",
+			TRES_MAX);
+		goto einval;
+	}
+	l = ledger_create(&w, bucket, (int)ntres, now, &werr);
+	if (!l) {
+		err_set(err, -EINVAL, "%s", werr.text);
+		goto einval;
+	}
+	if (_load_accounts(l, accts, err))
+		goto einval;
+	return l;
+einval:
+	ledger_destroy(&l);
+	errno = EINVAL;
+	return NULL;
+}

@@ -1,0 +1,337 @@
+/*
+ * ledger_test.c - Check tests of ledger.c: the errno contract, the three
+ * window kinds (tumbling reset at the boundary, sliding clip and its error
+ * bound), bounded memory, L -> 0, and JSON round trips.
+ */
+#include <check.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../ledger.h"
+
+static tres_vec_t _vec(double cpu, double mem)
+{
+	tres_vec_t v;
+
+	tres_zero(&v);
+	v.v[0] = cpu;
+	v.v[1] = mem;
+	return v;
+}
+
+static ledger_t *_ledger(window_kind_t kind, double length, double bucket)
+{
+	window_spec_t w = { kind, length };
+	horae_err_t err;
+	ledger_t *l = ledger_create(&w, bucket, 2, 0, &err);
+
+	ck_assert_msg(l, "ledger_create: %s", err.text);
+	ck_assert_int_eq(ledger_grow(l, 2), 0);
+	return l;
+}
+
+static double _cpu(const ledger_t *l, int acct)
+{
+	tres_vec_t u;
+
+	ck_assert_int_eq(ledger_usage(l, acct, &u), 0);
+	return u.v[0];
+}
+
+START_TEST(test_badargs)
+{
+	window_spec_t w = { WINDOW_SLIDING, 100 };
+	horae_err_t err;
+	ledger_t *l;
+	tres_vec_t r = _vec(1, 1), u;
+
+	errno = 0;
+	ck_assert_ptr_null(ledger_create(NULL, 0, 2, 0, &err));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_null(ledger_create(&w, 0, 0, 0, &err));
+	ck_assert_ptr_null(ledger_create(&w, 0, TRES_MAX + 1, 0, &err));
+	ck_assert_ptr_null(ledger_create(&w, -1, 2, 0, &err));
+	ck_assert_ptr_null(ledger_create(&w, 200, 2, 0, &err));
+	ck_assert(strstr(err.text, "at most the window length"));
+	ck_assert_ptr_null(ledger_create(&w, 0.001, 2, 0, &err));
+	ck_assert(strstr(err.text, "buckets; at most"));
+	ck_assert_ptr_null(ledger_create(&w, 0, 2, NAN, &err));
+
+	l = _ledger(WINDOW_SLIDING, 100, 10);
+	ck_assert_int_eq(ledger_grow(l, -1), -EINVAL);
+	ck_assert_int_eq(ledger_charge(l, 2, &r, 0, 1), -EINVAL);
+	ck_assert_int_eq(ledger_charge(l, -1, &r, 0, 1), -EINVAL);
+	ck_assert_int_eq(ledger_charge(l, 0, &r, 5, 4), -EINVAL);
+	ck_assert_int_eq(ledger_charge(l, 0, &r, 0, INFINITY), -EINVAL);
+	ck_assert_int_eq(ledger_charge(l, 0, NULL, 0, 1), -EINVAL);
+	ck_assert_int_eq(ledger_usage(l, 5, &u), -EINVAL);
+	ck_assert_int_eq(ledger_advance(l, NAN), -EINVAL);
+	/* Failed calls changed nothing. */
+	ck_assert_double_eq(ledger_now(l), 0);
+	ck_assert_double_eq(_cpu(l, 0), 0);
+	ledger_destroy(&l);
+	ck_assert_ptr_null(l);
+	ledger_destroy(NULL);
+}
+END_TEST
+
+START_TEST(test_none)
+{
+	ledger_t *l = _ledger(WINDOW_NONE, 0, 0);
+	tres_vec_t r = _vec(4, 1000);
+
+	ck_assert_int_eq(ledger_charge(l, 0, &r, 0, 10), 0);
+	ck_assert_int_eq(ledger_charge(l, 0, &r, 1e6, 1e6 + 5), 0);
+	ck_assert_double_eq(_cpu(l, 0), 60);
+	ck_assert_double_eq(_cpu(l, 1), 0);
+	ck_assert_double_eq(ledger_now(l), 1e6 + 5);
+	ck_assert(isinf(ledger_window_start(l)));
+	ledger_destroy(&l);
+}
+END_TEST
+
+START_TEST(test_tumbling_reset)
+{
+	ledger_t *l = _ledger(WINDOW_TUMBLING, 100, 0);
+	tres_vec_t r = _vec(1, 0);
+
+	ck_assert_int_eq(ledger_charge(l, 0, &r, 10, 60), 0);
+	ck_assert_double_eq(_cpu(l, 0), 50);
+	ck_assert_int_eq(ledger_advance(l, 99.9), 0);
+	ck_assert_double_eq(_cpu(l, 0), 50);
+	/* The boundary forgets everything at once. */
+	ck_assert_int_eq(ledger_advance(l, 100), 0);
+	ck_assert_double_eq(_cpu(l, 0), 0);
+	ck_assert_double_eq(ledger_window_start(l), 100);
+	/* A job running across the boundary counts only inside the window. */
+	ck_assert_int_eq(ledger_charge(l, 1, &r, 80, 130), 0);
+	ck_assert_double_eq(_cpu(l, 1), 30);
+	/* The clock never goes back. */
+	ck_assert_int_eq(ledger_advance(l, 50), 0);
+	ck_assert_double_eq(ledger_now(l), 130);
+	ledger_destroy(&l);
+}
+END_TEST
+
+START_TEST(test_sliding_clip)
+{
+	ledger_t *l = _ledger(WINDOW_SLIDING, 100, 10);
+	tres_vec_t r = _vec(2, 0);
+
+	/* 2 CPUs over [0, 50]: 100 CPU-seconds. */
+	ck_assert_int_eq(ledger_charge(l, 0, &r, 0, 50), 0);
+	ck_assert_double_eq_tol(_cpu(l, 0), 100, 1e-9);
+	/* At 120 the window is [20, 120]: 30 s of it remain. */
+	ck_assert_int_eq(ledger_advance(l, 120), 0);
+	ck_assert_double_eq_tol(_cpu(l, 0), 60, 1e-9);
+	/* Forgetting is gradual: at 140, 10 s remain; at 150, none. */
+	ck_assert_int_eq(ledger_advance(l, 140), 0);
+	ck_assert_double_eq_tol(_cpu(l, 0), 20, 1e-9);
+	ck_assert_int_eq(ledger_advance(l, 150), 0);
+	ck_assert_double_eq_tol(_cpu(l, 0), 0, 1e-9);
+	/* Charging an interval that began before the window clips it. */
+	ck_assert_int_eq(ledger_charge(l, 1, &r, 0, 150), 0);
+	ck_assert_double_eq_tol(_cpu(l, 1), 200, 1e-9);
+	ledger_destroy(&l);
+}
+END_TEST
+
+/*
+ * Random intervals against an exact computation: the sliding error never
+ * exceeds one bucket of the largest rate (the bound ledger.h documents).
+ */
+START_TEST(test_sliding_error_bound)
+{
+	enum { N = 200 };
+	const double L = 1000, G = 37;
+	double t0[N], t1[N], rate[N], now = 0;
+	ledger_t *l = _ledger(WINDOW_SLIDING, L, G);
+	unsigned seed = 12345;
+
+	for (int i = 0; i < N; i++) {
+		t0[i] = now + rand_r(&seed) % 50;
+		t1[i] = t0[i] + 1 + rand_r(&seed) % 200;
+		rate[i] = 1 + rand_r(&seed) % 4;
+		now = t0[i];
+		tres_vec_t r = _vec(rate[i], 0);
+		ck_assert_int_eq(ledger_charge(l, 0, &r, t0[i], t1[i]), 0);
+		double clock = ledger_now(l), exact = 0;
+
+		for (int j = 0; j <= i; j++) {
+			double a = fmax(t0[j], clock - L), b = fmin(t1[j], clock);
+			if (b > a)
+				exact += rate[j] * (b - a);
+		}
+		ck_assert_msg(fabs(_cpu(l, 0) - exact) <= 4 * G * 5 + 1e-6,
+			      "at %g: ledger %g, exact %g", clock, _cpu(l, 0),
+			      exact);
+	}
+	ledger_destroy(&l);
+}
+END_TEST
+
+START_TEST(test_sliding_memory_bounded)
+{
+	window_spec_t w = { WINDOW_SLIDING, 7 * 86400 };
+	ledger_t *l = ledger_create(&w, 0, 4, 0, NULL);
+	json_object *obj, *accts;
+
+	ck_assert_ptr_nonnull(l);
+	ck_assert_double_eq(ledger_bucket(l), 7 * 86400 / 64.0);
+	ck_assert_int_eq(ledger_grow(l, 3), 0);
+	/* However long it runs, an account holds 65 buckets of 4 TRES. */
+	for (int day = 0; day < 60; day++) {
+		tres_vec_t r = _vec(1, 1);
+		ck_assert_int_eq(ledger_charge(l, day % 3, &r, day * 86400.0,
+					       day * 86400.0 + 3600), 0);
+	}
+	obj = ledger_to_json(l);
+	ck_assert(json_object_object_get_ex(obj, "accounts", &accts));
+	ck_assert_int_eq(json_object_array_length(
+				 json_object_array_get_idx(accts, 0)),
+			 65 * 4);
+	json_object_put(obj);
+	ledger_destroy(&l);
+}
+END_TEST
+
+/*
+ * A constant rate makes the pro-rata count of the straddling bucket exact:
+ * the window start falls inside a bucket here.
+ */
+START_TEST(test_sliding_partial_bucket)
+{
+	ledger_t *l = _ledger(WINDOW_SLIDING, 100, 10);
+	tres_vec_t r = _vec(1, 0);
+
+	ck_assert_int_eq(ledger_charge(l, 0, &r, 0, 333), 0);
+	ck_assert_double_eq_tol(_cpu(l, 0), 100, 1e-9);
+	ck_assert_int_eq(ledger_advance(l, 377), 0);
+	ck_assert_double_eq_tol(_cpu(l, 0), 333 - 277, 1e-9);
+	ledger_destroy(&l);
+}
+END_TEST
+
+/* L -> 0: what is left is L times the rate held just before now. */
+START_TEST(test_sliding_short_window)
+{
+	ledger_t *l = _ledger(WINDOW_SLIDING, 0.001, 0);
+	tres_vec_t r1 = _vec(10, 0), r2 = _vec(3, 0);
+
+	ck_assert_int_eq(ledger_charge(l, 0, &r1, 0, 100), 0);
+	ck_assert_int_eq(ledger_charge(l, 0, &r2, 100, 200), 0);
+	ck_assert_double_eq_tol(_cpu(l, 0), 0.003, 1e-9);
+	ck_assert_int_eq(ledger_advance(l, 201), 0);
+	ck_assert_double_eq_tol(_cpu(l, 0), 0, 1e-12);
+	ledger_destroy(&l);
+}
+END_TEST
+
+START_TEST(test_json_roundtrip)
+{
+	const window_kind_t kinds[] = { WINDOW_NONE, WINDOW_TUMBLING,
+					WINDOW_SLIDING };
+
+	for (int k = 0; k < 3; k++) {
+		ledger_t *l = _ledger(kinds[k], 1000, 100), *m;
+		tres_vec_t r = _vec(3, 7);
+		horae_err_t err;
+		json_object *obj;
+		tres_vec_t a, b;
+
+		ledger_charge(l, 0, &r, 100, 950);
+		ledger_charge(l, 1, &r, 900, 1250);
+		obj = ledger_to_json(l);
+		m = ledger_from_json(obj, &err);
+		ck_assert_msg(m, "from_json: %s", err.text);
+		ck_assert_double_eq(ledger_now(m), ledger_now(l));
+		for (int acct = 0; acct < 2; acct++) {
+			ledger_usage(l, acct, &a);
+			ledger_usage(m, acct, &b);
+			ck_assert_mem_eq(&a, &b, sizeof(a));
+		}
+		/* And they go on forgetting alike. */
+		ledger_advance(l, 1700);
+		ledger_advance(m, 1700);
+		ledger_usage(l, 1, &a);
+		ledger_usage(m, 1, &b);
+		ck_assert_mem_eq(&a, &b, sizeof(a));
+		json_object_put(obj);
+		ledger_destroy(&l);
+		ledger_destroy(&m);
+	}
+}
+END_TEST
+
+static const struct {
+	const char *json;
+	const char *msg;
+} bad_json[] = {
+	{ "[]", "not a JSON object" },
+	{ "{}", "'window' is missing" },
+	{ "{\"window\":\"weekly\"}", "'window': window 'weekly'" },
+	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2}", "'now' is missing" },
+	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":\"2\",\"now\":0,\"accounts\":[]}",
+	  "'ntres' is missing or not a number" },
+	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2.5,\"now\":0,\"accounts\":[]}",
+	  "'ntres' must be a whole number" },
+	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2,\"now\":0}",
+	  "'accounts' is missing" },
+	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2,\"now\":0,\"accounts\":[[1]]}",
+	  "'accounts[0]' is not an array of 2 numbers" },
+	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2,\"now\":0,\"accounts\":[[1,\"x\"]]}",
+	  "'accounts[0][1]' is not a number" },
+	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2,\"now\":0,\"accounts\":[[1,-2]]}",
+	  "'accounts[0][1]' is negative" },
+	{ "{\"window\":\"sliding:100\",\"bucket\":1000,\"ntres\":2,\"now\":0,\"accounts\":[]}",
+	  "at most the window length" },
+};
+
+START_TEST(test_json_bad)
+{
+	json_object *obj = json_tokener_parse(bad_json[_i].json);
+	horae_err_t err = { "" };
+	ledger_t *l;
+
+	ck_assert_ptr_nonnull(obj);
+	l = ledger_from_json(obj, &err);
+	ck_assert_msg(!l, "accepted %s", bad_json[_i].json);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_msg(strstr(err.text, bad_json[_i].msg), "'%s' lacks '%s'",
+		      err.text, bad_json[_i].msg);
+	json_object_put(obj);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ledger");
+	TCase *tc = tcase_create("badargs");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_badargs);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("windows");
+	tcase_add_test(tc, test_none);
+	tcase_add_test(tc, test_tumbling_reset);
+	tcase_add_test(tc, test_sliding_clip);
+	tcase_add_test(tc, test_sliding_error_bound);
+	tcase_add_test(tc, test_sliding_partial_bucket);
+	tcase_add_test(tc, test_sliding_memory_bounded);
+	tcase_add_test(tc, test_sliding_short_window);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("json");
+	tcase_add_test(tc, test_json_roundtrip);
+	tcase_add_loop_test(tc, test_json_bad, 0,
+			    sizeof(bad_json) / sizeof(bad_json[0]));
+	suite_add_tcase(s, tc);
+
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

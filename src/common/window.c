@@ -1,0 +1,129 @@
+/*
+ * window.c - parsing durations and window specifications; window bounds.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "window.h"
+
+static double _unit_scale(const char *unit)
+{
+	static const struct {
+		const char *name;
+		double scale;
+	} units[] = {
+		{ "", 1 },	    { "s", 1 },	     { "m", 60 },
+		{ "h", 3600 },	    { "d", 86400 },  { "w", 604800 },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(unit, units[i].name))
+			return units[i].scale;
+	return 0;
+}
+
+int duration_parse(const char *str, double *seconds, horae_err_t *err)
+{
+	char *end;
+	double v, scale;
+
+	if (!str || !seconds)
+		return err_set(err, -EINVAL, "duration is missing");
+	if (!isdigit((unsigned char)str[0]) && str[0] != '.')
+		return err_set(err, -EINVAL,
+			       "duration '%s' does not start with a number",
+			       str);
+	errno = 0;
+	v = strtod(str, &end);
+	if (errno || end == str ||
+	    strspn(str, "0123456789.eE+-") < (size_t)(end - str))
+		return err_set(err, -EINVAL, "duration '%s' is not a number",
+			       str);
+	scale = _unit_scale(end);
+	if (scale == 0)
+		return err_set(err, -EINVAL,
+			       "duration '%s' has unknown unit '%s' (use s, m, h, d or w)",
+			       str, end);
+	v *= scale;
+	if (!isfinite(v))
+		return err_set(err, -EINVAL, "duration '%s' is out of range",
+			       str);
+	*seconds = v;
+	return 0;
+}
+
+int window_parse(const char *str, window_spec_t *out, horae_err_t *err)
+{
+	window_spec_t w = { WINDOW_NONE, 0 };
+	const char *colon;
+	horae_err_t derr;
+	size_t n;
+
+	if (!str || !out)
+		return err_set(err, -EINVAL, "window is missing");
+	if (!strcmp(str, "none")) {
+		*out = w;
+		return 0;
+	}
+	colon = strchr(str, ':');
+	n = colon ? (size_t)(colon - str) : strlen(str);
+	if (n == 8 && !strncmp(str, "tumbling", n))
+		w.kind = WINDOW_TUMBLING;
+	else if (n == 7 && !strncmp(str, "sliding", n))
+		w.kind = WINDOW_SLIDING;
+	else
+		return err_set(err, -EINVAL,
+			       "window '%s': expected none, tumbling:LENGTH or sliding:LENGTH",
+			       str);
+	if (!colon || !colon[1])
+		return err_set(err, -EINVAL,
+			       "window '%s' needs a length, as in %.*s:7d", str,
+			       (int)n, str);
+	if (duration_parse(colon + 1, &w.length, &derr))
+		return err_set(err, -EINVAL, "window '%s': %s", str,
+			       derr.text);
+	if (w.length <= 0)
+		return err_set(err, -EINVAL,
+			       "window '%s': length must be greater than 0 (use 'none' for all history)",
+			       str);
+	*out = w;
+	return 0;
+}
+
+int window_format(const window_spec_t *w, char *buf, size_t len)
+{
+	int n;
+
+	if (!w || !buf || !len)
+		return -EINVAL;
+	switch (w->kind) {
+	case WINDOW_NONE:
+		n = snprintf(buf, len, "none");
+		break;
+	case WINDOW_TUMBLING:
+		n = snprintf(buf, len, "tumbling:%.15gs", w->length);
+		break;
+	case WINDOW_SLIDING:
+		n = snprintf(buf, len, "sliding:%.15gs", w->length);
+		break;
+	default:
+		return -EINVAL;
+	}
+	return (n < 0 || (size_t)n >= len) ? -ENOSPC : 0;
+}
+
+double window_start(const window_spec_t *w, double now)
+{
+	switch (w->kind) {
+	case WINDOW_TUMBLING:
+		return floor(now / w->length) * w->length;
+	case WINDOW_SLIDING:
+		return now - w->length;
+	default:
+		return -INFINITY;
+	}
+}
