@@ -1,0 +1,377 @@
+/*
+ * hmrf.c - H-MRF and its baselines: shares, beta, and ranking by virtual
+ * progressive filling.  See hmrf.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hmrf.h"
+
+static const char *const policy_names[] = {
+	[HMRF_POLICY_HMRF] = "hmrf",
+	[HMRF_POLICY_DRF] = "drf",
+	[HMRF_POLICY_AF] = "af",
+	[HMRF_POLICY_LT_DRF] = "lt-drf",
+	[HMRF_POLICY_LT_AF] = "lt-af",
+};
+#define NPOLICIES (sizeof(policy_names) / sizeof(policy_names[0]))
+
+int hmrf_policy_parse(const char *str, hmrf_policy_t *out, horae_err_t *err)
+{
+	if (!str || !out)
+		return err_set(err, -EINVAL, "policy is missing");
+	for (size_t i = 0; i < NPOLICIES; i++) {
+		if (!strcmp(str, policy_names[i])) {
+			*out = (hmrf_policy_t)i;
+			return 0;
+		}
+	}
+	return err_set(err, -EINVAL,
+		       "unknown policy '%s' (use hmrf, drf, af, lt-drf or lt-af)",
+		       str);
+}
+
+const char *hmrf_policy_name(hmrf_policy_t policy)
+{
+	return (size_t)policy < NPOLICIES ? policy_names[policy] : "unknown";
+}
+
+void hmrf_fair_share(const tres_vec_t *capacity, double weight,
+		     double weight_sum, tres_vec_t *out)
+{
+	*out = *capacity;
+	tres_scale(out, weight / weight_sum);
+}
+
+void hmrf_nonsharing(const tres_vec_t *demand, const tres_vec_t *share,
+		     tres_vec_t *out)
+{
+	double k = 1.0;
+
+	for (int i = 0; i < TRES_MAX; i++) {
+		if (demand->v[i] <= 0)
+			continue;
+		if (demand->v[i] > share->v[i])
+			k = fmin(k, share->v[i] / demand->v[i]);
+	}
+	*out = *demand;
+	tres_scale(out, k);
+}
+
+double hmrf_beta(const tres_vec_t *used, const tres_vec_t *ns)
+{
+	double beta = INFINITY;
+
+	for (int i = 0; i < TRES_MAX; i++)
+		if (ns->v[i] > 0)
+			beta = fmin(beta, used->v[i] / ns->v[i]);
+	return beta;
+}
+
+double hmrf_aggregate(const tres_vec_t *used, const tres_vec_t *capacity,
+		      double weight)
+{
+	double sum = 0;
+
+	for (int i = 0; i < TRES_MAX; i++)
+		if (capacity->v[i] > 0)
+			sum += used->v[i] / capacity->v[i];
+	return sum / weight;
+}
+
+double hmrf_dominant(const tres_vec_t *used, const tres_vec_t *capacity,
+		     double weight)
+{
+	double dom = 0;
+
+	for (int i = 0; i < TRES_MAX; i++)
+		if (capacity->v[i] > 0)
+			dom = fmax(dom, used->v[i] / capacity->v[i]);
+	return dom / weight;
+}
+
+/* --- ranking ------------------------------------------------------------ */
+
+enum {
+	CLASS_STARVING = 0, /* past the timeout */
+	CLASS_LOSS,	    /* H-MRF: in sharing loss */
+	CLASS_NORMAL,
+	CLASS_OVER_LIMIT, /* past the borrow limit */
+};
+
+typedef struct rank_key {
+	int cls;
+	double k1, k2;
+} rank_key_t;
+
+typedef struct rank_state {
+	const hmrf_params_t *p;
+	const hmrf_account_t *accts;
+	tres_vec_t *used;    /* virtual copies */
+	tres_vec_t *running;
+	bool *starving;
+	rank_key_t *keys;
+	int *heap;
+	int heap_len;
+	double fair_aggregate; /* aggregate of an account at its share */
+} rank_state_t;
+
+static rank_key_t _key(const rank_state_t *st, int a)
+{
+	const hmrf_params_t *p = st->p;
+	const tres_vec_t *R = &p->capacity;
+	double w = st->accts[a].weight, beta;
+	rank_key_t k = { CLASS_NORMAL, 0, 0 };
+
+	if (st->starving[a]) {
+		k.cls = CLASS_STARVING;
+		k.k1 = st->accts[a].waiting_since;
+		return k;
+	}
+	switch (p->policy) {
+	case HMRF_POLICY_HMRF:
+		beta = hmrf_beta(&st->used[a], &st->accts[a].ns);
+		if (beta < 1) {
+			k.cls = CLASS_LOSS;
+			k.k1 = beta;
+			break;
+		}
+		k.k1 = hmrf_aggregate(&st->used[a], R, w);
+		k.k2 = hmrf_dominant(&st->used[a], R, w);
+		break;
+	case HMRF_POLICY_DRF:
+		k.k1 = hmrf_dominant(&st->running[a], R, w);
+		break;
+	case HMRF_POLICY_AF:
+		k.k1 = hmrf_aggregate(&st->running[a], R, w);
+		break;
+	case HMRF_POLICY_LT_DRF:
+		k.k1 = hmrf_dominant(&st->used[a], R, w);
+		break;
+	case HMRF_POLICY_LT_AF:
+		k.k1 = hmrf_aggregate(&st->used[a], R, w);
+		k.k2 = hmrf_dominant(&st->used[a], R, w);
+		break;
+	}
+	if (p->borrow_limit > 0 &&
+	    hmrf_aggregate(&st->used[a], R, w) >
+		    (1 + p->borrow_limit) * st->fair_aggregate)
+		k.cls = CLASS_OVER_LIMIT;
+	return k;
+}
+
+static bool _before(const rank_state_t *st, int a, int b)
+{
+	const rank_key_t *x = &st->keys[a], *y = &st->keys[b];
+
+	if (x->cls != y->cls)
+		return x->cls < y->cls;
+	if (x->k1 != y->k1)
+		return x->k1 < y->k1;
+	if (x->k2 != y->k2)
+		return x->k2 < y->k2;
+	return a < b;
+}
+
+static void _sift_up(rank_state_t *st, int i)
+{
+	int *h = st->heap, parent;
+
+	while (i > 0) {
+		parent = (i - 1) / 2;
+		if (!_before(st, h[i], h[parent]))
+			break;
+		int t = h[i];
+		h[i] = h[parent];
+		h[parent] = t;
+		i = parent;
+	}
+}
+
+static void _sift_down(rank_state_t *st, int i)
+{
+	int *h = st->heap, n = st->heap_len, best, l, r;
+
+	for (;;) {
+		best = i;
+		l = 2 * i + 1;
+		r = l + 1;
+		if (l < n && _before(st, h[l], h[best]))
+			best = l;
+		if (r < n && _before(st, h[r], h[best]))
+			best = r;
+		if (best == i)
+			return;
+		int t = h[i];
+		h[i] = h[best];
+		h[best] = t;
+		i = best;
+	}
+}
+
+static int _check_input(const hmrf_params_t *p, const hmrf_account_t *accts,
+			int nacct, const hmrf_job_t *jobs, size_t njobs,
+			horae_err_t *err)
+{
+	if (!p || nacct < 0 || (nacct && !accts) || (njobs && !jobs))
+		return err_set(err, -EINVAL, "rank: missing arguments");
+	if (!(p->horizon >= 0) || !(p->timeout >= 0) ||
+	    !(p->borrow_limit >= 0) || !isfinite(p->now))
+		return err_set(err, -EINVAL,
+			       "rank: horizon, timeout and borrow limit must be >= 0");
+	for (int a = 0; a < nacct; a++)
+		if (!(accts[a].weight > 0) || !isfinite(accts[a].weight))
+			return err_set(err, -EINVAL,
+				       "rank: account %d has weight %g; it must be > 0",
+				       a, accts[a].weight);
+	for (size_t j = 0; j < njobs; j++) {
+		if (jobs[j].account < 0 || jobs[j].account >= nacct)
+			return err_set(err, -EINVAL,
+				       "rank: job %zu names account %d of %d", j,
+				       jobs[j].account, nacct);
+		if (!(jobs[j].duration >= 0) || !isfinite(jobs[j].duration))
+			return err_set(err, -EINVAL,
+				       "rank: job %zu has duration %g; it must be finite and >= 0",
+				       j, jobs[j].duration);
+	}
+	return 0;
+}
+
+static double _weight_sum(const hmrf_account_t *accts, int nacct)
+{
+	double sum = 0;
+
+	for (int a = 0; a < nacct; a++)
+		sum += accts[a].weight;
+	return sum;
+}
+
+/* Jobs grouped by account, each group in input order: a counting sort. */
+static int _group(const hmrf_job_t *jobs, size_t njobs, int nacct,
+		  size_t **first, size_t **byacct)
+{
+	size_t *start = calloc((size_t)nacct + 1, sizeof(*start));
+	size_t *idx = malloc((njobs ? njobs : 1) * sizeof(*idx));
+
+	if (!start || !idx) {
+		free(start);
+		free(idx);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < njobs; j++)
+		start[jobs[j].account + 1]++;
+	for (int a = 0; a < nacct; a++)
+		start[a + 1] += start[a];
+	for (size_t j = 0; j < njobs; j++)
+		idx[start[jobs[j].account]++] = j;
+	/* start[a] now points past group a; shift back to its beginning. */
+	memmove(start + 1, start, (size_t)nacct * sizeof(*start));
+	start[0] = 0;
+	*first = start;
+	*byacct = idx;
+	return 0;
+}
+
+static int _state_init(rank_state_t *st, const hmrf_params_t *p,
+		       const hmrf_account_t *accts, int nacct)
+{
+	size_t n = nacct ? (size_t)nacct : 1;
+
+	memset(st, 0, sizeof(*st));
+	st->p = p;
+	st->accts = accts;
+	st->used = malloc(n * sizeof(*st->used));
+	st->running = malloc(n * sizeof(*st->running));
+	st->starving = calloc(n, sizeof(*st->starving));
+	st->keys = malloc(n * sizeof(*st->keys));
+	st->heap = malloc(n * sizeof(*st->heap));
+	if (!st->used || !st->running || !st->starving || !st->keys ||
+	    !st->heap)
+		return -ENOMEM;
+	for (int a = 0; a < nacct; a++) {
+		st->used[a] = accts[a].used;
+		st->running[a] = accts[a].running;
+		st->starving[a] = p->timeout > 0 && accts[a].waiting_since > 0 &&
+				  p->now - accts[a].waiting_since >= p->timeout;
+	}
+	/* An account that held its share R*w/W all along has this aggregate. */
+	if (nacct) {
+		int m = 0;
+
+		for (int i = 0; i < TRES_MAX; i++)
+			m += p->capacity.v[i] > 0;
+		st->fair_aggregate = m * p->elapsed / _weight_sum(accts, nacct);
+	}
+	return 0;
+}
+
+static void _state_free(rank_state_t *st)
+{
+	free(st->used);
+	free(st->running);
+	free(st->starving);
+	free(st->keys);
+	free(st->heap);
+}
+
+/* Charge job j to account a, virtually. */
+static void _charge(rank_state_t *st, int a, const hmrf_job_t *job)
+{
+	tres_vec_t use = job->tres;
+
+	tres_scale(&use, fmin(job->duration, st->p->horizon));
+	tres_add(&st->used[a], &use);
+	tres_add(&st->running[a], &job->tres);
+	st->starving[a] = false;
+}
+
+int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
+	      const hmrf_job_t *jobs, size_t njobs, size_t *order,
+	      horae_err_t *err)
+{
+	rank_state_t st;
+	size_t *first = NULL, *byacct = NULL, *next = NULL, k = 0;
+	int rc, a;
+
+	rc = _check_input(p, accts, nacct, jobs, njobs, err);
+	if (rc)
+		return rc;
+	if (njobs && !order)
+		return err_set(err, -EINVAL, "rank: missing arguments");
+	rc = _state_init(&st, p, accts, nacct);
+	if (!rc)
+		rc = _group(jobs, njobs, nacct, &first, &byacct);
+	if (!rc && !(next = malloc(((size_t)nacct + 1) * sizeof(*next))))
+		rc = -ENOMEM;
+	if (rc) {
+		err_set(err, rc, "out of memory");
+		goto cleanup;
+	}
+	for (a = 0; a < nacct; a++) {
+		next[a] = first[a];
+		if (first[a] == first[a + 1])
+			continue;
+		st.keys[a] = _key(&st, a);
+		st.heap[st.heap_len++] = a;
+		_sift_up(&st, st.heap_len - 1);
+	}
+	while (st.heap_len) {
+		a = st.heap[0];
+		order[k++] = byacct[next[a]];
+		_charge(&st, a, &jobs[byacct[next[a]]]);
+		if (++next[a] == first[a + 1]) {
+			st.heap[0] = st.heap[--st.heap_len];
+		} else {
+			st.keys[a] = _key(&st, a);
+		}
+		_sift_down(&st, 0);
+	}
+cleanup:
+	_state_free(&st);
+	free(first);
+	free(byacct);
+	free(next);
+	return rc;
+}

@@ -1,0 +1,111 @@
+/*
+ * hmrf.h - long-term multi-resource fairness (H-MRF) and its baselines,
+ * as pure functions: fair shares, the non-sharing allocation, the sharing
+ * degree beta, and the ranking of pending jobs by virtual progressive
+ * filling.  How we read the paper: shared/DESIGN.md, "H-MRF".
+ *
+ * Units: capacities and allocations are TRES vectors (tres.h); "used" and
+ * "ns" are accumulated over the window in TRES x seconds (ledger.h).
+ */
+#ifndef HORAE_HMRF_H
+#define HORAE_HMRF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "err.h"
+#include "tres.h"
+
+typedef enum hmrf_policy {
+	HMRF_POLICY_HMRF = 0, /* sharing loss first, then AF, then DRF */
+	HMRF_POLICY_DRF,      /* memoryless dominant resource fairness */
+	HMRF_POLICY_AF,	      /* memoryless asset fairness */
+	HMRF_POLICY_LT_DRF,   /* DRF over accumulated usage */
+	HMRF_POLICY_LT_AF,    /* AF over accumulated usage */
+} hmrf_policy_t;
+
+/*
+ * Parse "hmrf", "drf", "af", "lt-drf" or "lt-af".  Returns 0, or -EINVAL
+ * with err listing the valid names; *out is untouched on failure.
+ */
+int hmrf_policy_parse(const char *str, hmrf_policy_t *out, horae_err_t *err);
+
+/* The name hmrf_policy_parse() reads, or "unknown". */
+const char *hmrf_policy_name(hmrf_policy_t policy);
+
+/* Fair share S_i = R * w_i / sum(w).  weight_sum must be > 0. */
+void hmrf_fair_share(const tres_vec_t *capacity, double weight,
+		     double weight_sum, tres_vec_t *out);
+
+/*
+ * Non-sharing allocation: demand scaled down uniformly until it fits in
+ * share (Leontief: a job's resources come together), or demand itself when
+ * it already fits.  A demand for a TRES the share lacks gives zero.
+ */
+void hmrf_nonsharing(const tres_vec_t *demand, const tres_vec_t *share,
+		     tres_vec_t *out);
+
+/*
+ * Sharing degree beta = min over TRES with ns > 0 of used / ns; +INFINITY
+ * when ns is zero (no demand yet means no loss).  beta < 1 is sharing loss.
+ */
+double hmrf_beta(const tres_vec_t *used, const tres_vec_t *ns);
+
+/* Weighted aggregate sum_j used_j / R_j / w (TRES the capacity lacks
+ * are left out). */
+double hmrf_aggregate(const tres_vec_t *used, const tres_vec_t *capacity,
+		      double weight);
+
+/* Weighted dominant share max_j used_j / R_j / w. */
+double hmrf_dominant(const tres_vec_t *used, const tres_vec_t *capacity,
+		     double weight);
+
+typedef struct hmrf_account {
+	double weight;	       /* contribution w_i, > 0 */
+	tres_vec_t used;       /* accumulated usage in the window, TRES x s */
+	tres_vec_t ns;	       /* accumulated non-sharing allocation, TRES x s */
+	tres_vec_t running;    /* TRES its jobs hold now */
+	double waiting_since;  /* pending without an allocation since; 0: no */
+} hmrf_account_t;
+
+typedef struct hmrf_params {
+	hmrf_policy_t policy;
+	tres_vec_t capacity; /* R: what the cluster (or partition) has */
+	double now;
+	double timeout;	     /* starvation guard in s; 0 turns it off */
+	double horizon;	     /* a virtual charge lasts at most this, s */
+	double elapsed;	     /* time the window has run, s (borrow limit) */
+	double borrow_limit; /* 0: none; else fraction above the fair share */
+} hmrf_params_t;
+
+typedef struct hmrf_job {
+	int account;	 /* index into the accounts */
+	tres_vec_t tres; /* what the job holds while it runs */
+	double duration; /* expected run time, s: finite, >= 0 */
+} hmrf_job_t;
+
+/*
+ * Rank the pending jobs in the order the policy would allocate them, by
+ * virtual progressive filling: repeatedly take the account the policy
+ * prefers, give it its next job (an account's jobs keep their order in
+ * jobs[]), and charge that job to the account (tres x min(duration,
+ * horizon) to used, tres to running) before the next choice.
+ *
+ * The preference, best first: accounts past the starvation timeout (the
+ * longest waiting first, for one job); then by policy: H-MRF takes
+ * accounts in sharing loss (beta < 1) lowest beta first, then the lowest
+ * weighted aggregate, ties by the lowest weighted dominant share; DRF and
+ * AF use running instead of used; LT-DRF the dominant share, LT-AF the
+ * aggregate of used.  Accounts past the borrow limit come after all others.
+ * Remaining ties go to the lower account index.
+ *
+ * order[k] receives the index in jobs[] of the k-th job (order has njobs
+ * entries).  O(njobs log nacct).
+ * Returns 0, -EINVAL (err names the bad account, job or parameter; order
+ * is untouched), or -ENOMEM.
+ */
+int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
+	      const hmrf_job_t *jobs, size_t njobs, size_t *order,
+	      horae_err_t *err);
+
+#endif /* HORAE_HMRF_H */
