@@ -1,0 +1,256 @@
+/*
+ * state.c - atomic, checksummed state files with fallback.  See state.h.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "state.h"
+
+/* Larger state files are refused rather than read into memory. */
+#define STATE_MAX_BYTES (256L * 1024 * 1024)
+
+unsigned long long state_hash(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	unsigned long long h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int _write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int _fsync_dir(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || fsync(fd))
+		rc = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(copy);
+	return rc;
+}
+
+int state_save(const char *path, const char *kind, int version,
+	       json_object *doc, horae_err_t *err)
+{
+	char tmp[4096], old[4096], header[256];
+	const char *body;
+	size_t len;
+	int fd, rc;
+
+	if (!path || !kind || !doc)
+		return err_set(err, -EINVAL, "state save: missing arguments");
+	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp) ||
+	    snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
+		return err_set(err, -ENAMETOOLONG, "%s: path too long", path);
+	body = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+	if (!body)
+		return err_set(err, -ENOMEM, "%s: out of memory", path);
+	len = strlen(body);
+	snprintf(header, sizeof(header),
+		 "{\"format\":\"%s\",\"version\":%d,\"bytes\":%zu,\"fnv1a64\":\"%016llx\"}\n",
+		 kind, version, len, state_hash(body, len));
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return err_set(err, -errno, "%s: cannot create: %s", tmp,
+			       strerror(errno));
+	rc = _write_all(fd, header, strlen(header));
+	if (!rc)
+		rc = _write_all(fd, body, len);
+	if (!rc)
+		rc = _write_all(fd, "\n", 1);
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (rc) {
+		unlink(tmp);
+		return err_set(err, rc, "%s: cannot write: %s", tmp,
+			       strerror(-rc));
+	}
+	if (rename(path, old) && errno != ENOENT) {
+		rc = -errno;
+		unlink(tmp);
+		return err_set(err, rc, "%s: cannot rename to %s: %s", path,
+			       old, strerror(-rc));
+	}
+	if (rename(tmp, path))
+		return err_set(err, -errno, "%s: cannot rename to %s: %s", tmp,
+			       path, strerror(errno));
+	rc = _fsync_dir(path);
+	if (rc)
+		return err_set(err, rc, "%s: cannot sync its directory: %s",
+			       path, strerror(-rc));
+	return 0;
+}
+
+/* Read a whole file; -ENOENT if absent. */
+static int _slurp(const char *path, char **out, size_t *len,
+		  horae_err_t *err)
+{
+	FILE *f = fopen(path, "re");
+	struct stat st;
+	char *buf;
+
+	if (!f)
+		return errno == ENOENT ?
+			       -ENOENT :
+			       err_set(err, -errno, "%s: cannot open: %s",
+				       path, strerror(errno));
+	if (fstat(fileno(f), &st) || st.st_size > STATE_MAX_BYTES) {
+		fclose(f);
+		return err_set(err, -EINVAL, "%s: unreadable or larger than %ld bytes",
+			       path, STATE_MAX_BYTES);
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		fclose(f);
+		return err_set(err, -ENOMEM, "%s: out of memory", path);
+	}
+	*len = fread(buf, 1, (size_t)st.st_size, f);
+	buf[*len] = '\0';
+	fclose(f);
+	*out = buf;
+	return 0;
+}
+
+static int _header_field(json_object *h, const char *key, json_type type,
+			 json_object **v)
+{
+	return json_object_object_get_ex(h, key, v) &&
+	       json_object_is_type(*v, type);
+}
+
+/* Check one file; on success *doc is the parsed document. */
+static int _load_one(const char *path, const char *kind, int version,
+		     json_object **doc, horae_err_t *err)
+{
+	json_object *h = NULL, *v;
+	char *buf = NULL, *nl, hash[17];
+	size_t len = 0, bytes;
+	int rc;
+
+	rc = _slurp(path, &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = -EINVAL;
+	nl = memchr(buf, '\n', len);
+	if (len == 0 || !nl) {
+		err_set(err, rc,
+			"%s: no header line (empty, truncated, or not a Horae state file)",
+			path);
+		goto cleanup;
+	}
+	*nl = '\0';
+	h = json_tokener_parse(buf);
+	if (!h || !json_object_is_type(h, json_type_object) ||
+	    !_header_field(h, "format", json_type_string, &v)) {
+		err_set(err, rc, "%s: not a Horae state file (no format header)",
+			path);
+		goto cleanup;
+	}
+	if (strcmp(json_object_get_string(v), kind)) {
+		err_set(err, rc, "%s: holds '%s', not '%s'", path,
+			json_object_get_string(v), kind);
+		goto cleanup;
+	}
+	if (!_header_field(h, "version", json_type_int, &v) ||
+	    json_object_get_int(v) != version) {
+		err_set(err, rc, "%s: format version %s, this build reads %d",
+			path, v ? json_object_get_string(v) : "missing",
+			version);
+		goto cleanup;
+	}
+	if (!_header_field(h, "bytes", json_type_int, &v) ||
+	    !_header_field(h, "fnv1a64", json_type_string, &v)) {
+		err_set(err, rc, "%s: header lacks bytes or fnv1a64", path);
+		goto cleanup;
+	}
+	json_object_object_get_ex(h, "bytes", &v);
+	bytes = (size_t)json_object_get_int64(v);
+	if ((size_t)(buf + len - (nl + 1)) < bytes + 1) {
+		err_set(err, rc, "%s: truncated: %zu of %zu bytes", path,
+			(size_t)(buf + len - (nl + 1)), bytes + 1);
+		goto cleanup;
+	}
+	json_object_object_get_ex(h, "fnv1a64", &v);
+	snprintf(hash, sizeof(hash), "%016llx", state_hash(nl + 1, bytes));
+	if (strcmp(hash, json_object_get_string(v))) {
+		err_set(err, rc, "%s: checksum mismatch (corrupt)", path);
+		goto cleanup;
+	}
+	nl[1 + bytes] = '\0';
+	*doc = json_tokener_parse(nl + 1);
+	if (!*doc) {
+		err_set(err, rc, "%s: body is not JSON", path);
+		goto cleanup;
+	}
+	rc = 0;
+cleanup:
+	json_object_put(h);
+	free(buf);
+	return rc;
+}
+
+int state_load(const char *path, const char *kind, int version,
+	       json_object **doc, horae_err_t *warn, horae_err_t *err)
+{
+	static const char *const suffix[] = { "", ".new", ".old" };
+	horae_err_t why[3];
+	char name[3][4096];
+	int rc[3], tried = 0;
+
+	err_clear(warn);
+	if (!path || !kind || !doc)
+		return err_set(err, -EINVAL, "state load: missing arguments");
+	for (int i = 0; i < 3; i++) {
+		snprintf(name[i], sizeof(name[i]), "%s%s", path, suffix[i]);
+		rc[i] = _load_one(name[i], kind, version, doc, &why[i]);
+		if (rc[i] == 0) {
+			if (i > 0)
+				err_set(warn, 0, "%s%s; using %s instead",
+					rc[0] == -ENOENT ? path : why[0].text,
+					rc[0] == -ENOENT ? ": missing" : "",
+					name[i]);
+			return 0;
+		}
+		if (rc[i] != -ENOENT)
+			tried++;
+	}
+	if (!tried)
+		return -ENOENT;
+	return err_set(err, -EINVAL, "no usable state: %s; %s; %s",
+		       rc[0] == -ENOENT ? "missing" : why[0].text,
+		       rc[1] == -ENOENT ? "no .new" : why[1].text,
+		       rc[2] == -ENOENT ? "no .old" : why[2].text);
+}

@@ -1,0 +1,43 @@
+/*
+ * state.h - plugin state files: written atomically, versioned and
+ * checksummed, with a fallback to the previous snapshot.
+ *
+ * A state file is two lines: a JSON header
+ *   {"format":"KIND","version":N,"bytes":B,"fnv1a64":"<16 hex digits>"}
+ * and the JSON document itself, B bytes, whose FNV-1a 64-bit hash the
+ * header carries.  Saving writes PATH.new, fsyncs it, renames PATH to
+ * PATH.old and PATH.new to PATH, and fsyncs the directory; files are
+ * created mode 0600.  Loading tries PATH, then PATH.new (a save cut
+ * between its renames), then PATH.old.
+ */
+#ifndef HORAE_STATE_H
+#define HORAE_STATE_H
+
+#include <json-c/json.h>
+
+#include "err.h"
+
+/*
+ * Save doc (not consumed) under path as format kind, version version.
+ * Returns 0, or -errno with err naming the file and the failed step; on
+ * failure the previous PATH is intact.
+ */
+int state_save(const char *path, const char *kind, int version,
+	       json_object *doc, horae_err_t *err);
+
+/*
+ * Load the newest good snapshot of path.  On success *doc receives a new
+ * reference the caller owns and returns 0; if PATH itself was bad or
+ * missing and a fallback was used, warn (if not NULL) names the bad file,
+ * why, and the file used instead; otherwise warn is empty.
+ * Returns -ENOENT when no snapshot exists at all (a first start), or
+ * -EINVAL with err naming each file tried and what is wrong with it
+ * (truncated, checksum mismatch, another format or version, not JSON).
+ */
+int state_load(const char *path, const char *kind, int version,
+	       json_object **doc, horae_err_t *warn, horae_err_t *err);
+
+/* FNV-1a 64-bit hash of len bytes. */
+unsigned long long state_hash(const void *data, size_t len);
+
+#endif /* HORAE_STATE_H */
