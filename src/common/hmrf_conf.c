@@ -1,0 +1,197 @@
+/*
+ * hmrf_conf.c - validating priority/hmrf's settings.  See hmrf_conf.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "hmrf_conf.h"
+#include "tres.h"
+
+hmrf_conf_t *hmrf_conf_create(void)
+{
+	hmrf_conf_t *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	c->policy = HMRF_POLICY_HMRF;
+	c->window.kind = WINDOW_SLIDING;
+	c->window.length = 7 * 86400;
+	c->period = 30;
+	c->default_share = 1;
+	snprintf(c->tres, sizeof(c->tres), "cpu,mem,node,gres/gpu");
+	return c;
+}
+
+void hmrf_conf_destroy(hmrf_conf_t **conf)
+{
+	if (!conf || !*conf)
+		return;
+	free((*conf)->accounts);
+	free(*conf);
+	*conf = NULL;
+}
+
+/* A finite number >= min (> min when strict). */
+static int _number(const char *key, const char *value, double min,
+		   bool strict, double *out, horae_err_t *err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (!value[0] || *end || errno || !isfinite(v) ||
+	    !(isdigit((unsigned char)value[0]) || value[0] == '.' ||
+	      value[0] == '-'))
+		return err_set(err, -EINVAL, "%s=%s: not a number", key, value);
+	if (strict ? !(v > min) : !(v >= min))
+		return err_set(err, -EINVAL, "%s=%s: must be %s %g", key, value,
+			       strict ? "greater than" : "at least", min);
+	*out = v;
+	return 0;
+}
+
+static int _duration(const char *key, const char *value, bool positive,
+		     double *out, horae_err_t *err)
+{
+	horae_err_t derr;
+	double v;
+
+	if (duration_parse(value, &v, &derr))
+		return err_set(err, -EINVAL, "%s=%s: %s", key, value, derr.text);
+	if (positive && v <= 0)
+		return err_set(err, -EINVAL, "%s=%s: must be greater than 0",
+			       key, value);
+	*out = v;
+	return 0;
+}
+
+static int _set_tres(hmrf_conf_t *c, const char *value, horae_err_t *err)
+{
+	horae_err_t terr;
+	tres_layout_t *l = tres_layout_create(value, &terr);
+
+	if (!l)
+		return err_set(err, -EINVAL, "Tres=%s: %s", value, terr.text);
+	tres_layout_destroy(&l);
+	if (strlen(value) >= sizeof(c->tres))
+		return err_set(err, -EINVAL, "Tres=%s: longer than %zu characters",
+			       value, sizeof(c->tres) - 1);
+	snprintf(c->tres, sizeof(c->tres), "%s", value);
+	return 0;
+}
+
+int hmrf_conf_set(hmrf_conf_t *c, const char *key, const char *value,
+		  horae_err_t *err)
+{
+	horae_err_t e;
+	double v;
+	int rc;
+
+	if (!c || !key || !value)
+		return err_set(err, -EINVAL, "missing key or value");
+	if (!strcasecmp(key, "Policy")) {
+		if (hmrf_policy_parse(value, &c->policy, &e))
+			return err_set(err, -EINVAL, "Policy=%s: %s", value,
+				       e.text);
+	} else if (!strcasecmp(key, "Window")) {
+		if (window_parse(value, &c->window, &e))
+			return err_set(err, -EINVAL, "Window=%s: %s", value,
+				       e.text);
+	} else if (!strcasecmp(key, "WindowBucket")) {
+		return _duration("WindowBucket", value, false, &c->bucket, err);
+	} else if (!strcasecmp(key, "Timeout")) {
+		rc = _duration("Timeout", value, false, &c->timeout, err);
+		c->timeout_set |= !rc;
+		return rc;
+	} else if (!strcasecmp(key, "Period")) {
+		return _duration("Period", value, true, &c->period, err);
+	} else if (!strcasecmp(key, "BorrowLimit")) {
+		return _number("BorrowLimit", value, 0, false, &c->borrow_limit,
+			       err);
+	} else if (!strcasecmp(key, "DefaultShare")) {
+		return _number("DefaultShare", value, 0, true, &c->default_share,
+			       err);
+	} else if (!strcasecmp(key, "PriorityWeight")) {
+		rc = _number("PriorityWeight", value, 0, false, &v, err);
+		if (!rc && (v != floor(v) || v > 1e9))
+			rc = err_set(err, -EINVAL,
+				     "PriorityWeight=%s: must be a whole number up to 1000000000",
+				     value);
+		if (!rc)
+			c->weight = (unsigned)v;
+		return rc;
+	} else if (!strcasecmp(key, "Tres")) {
+		return _set_tres(c, value, err);
+	} else {
+		return err_set(err, -EINVAL, "unknown key '%s'", key);
+	}
+	return 0;
+}
+
+int hmrf_conf_add_account(hmrf_conf_t *c, const char *name, const char *share,
+			  horae_err_t *err)
+{
+	hmrf_conf_account_t *a;
+	horae_err_t e;
+	double v;
+
+	if (!c || !name || !name[0])
+		return err_set(err, -EINVAL, "Account= needs a name");
+	if (strlen(name) >= HMRF_CONF_NAME_MAX)
+		return err_set(err, -EINVAL, "Account=%s: name longer than %d characters",
+			       name, HMRF_CONF_NAME_MAX - 1);
+	if (!share)
+		return err_set(err, -EINVAL, "Account=%s: needs Share=NUMBER",
+			       name);
+	if (_number("Share", share, 0, true, &v, &e))
+		return err_set(err, -EINVAL, "Account=%s: %s", name, e.text);
+	for (int i = 0; i < c->naccounts; i++)
+		if (!strcmp(c->accounts[i].name, name))
+			return err_set(err, -EINVAL,
+				       "Account=%s: the account appears twice",
+				       name);
+	a = realloc(c->accounts, (c->naccounts + 1) * sizeof(*a));
+	if (!a)
+		return err_set(err, -ENOMEM, "out of memory");
+	c->accounts = a;
+	snprintf(a[c->naccounts].name, HMRF_CONF_NAME_MAX, "%s", name);
+	a[c->naccounts].share = v;
+	c->naccounts++;
+	return 0;
+}
+
+int hmrf_conf_finish(hmrf_conf_t *c, horae_err_t *err)
+{
+	if (!c)
+		return err_set(err, -EINVAL, "missing configuration");
+	if (c->window.kind == WINDOW_SLIDING && c->bucket > c->window.length)
+		return err_set(err, -EINVAL,
+			       "WindowBucket=%gs is longer than the window (%gs)",
+			       c->bucket, c->window.length);
+	if (c->window.kind == WINDOW_SLIDING && c->bucket > 0 &&
+	    ceil(c->window.length / c->bucket) + 1 > 4096)
+		return err_set(err, -EINVAL,
+			       "WindowBucket=%gs makes %.0f buckets of a %gs window; at most 4095",
+			       c->bucket, ceil(c->window.length / c->bucket),
+			       c->window.length);
+	if (!c->timeout_set)
+		c->timeout = c->window.kind == WINDOW_NONE ? 0 :
+							     c->window.length;
+	return 0;
+}
+
+double hmrf_conf_share(const hmrf_conf_t *c, const char *name)
+{
+	for (int i = 0; name && i < c->naccounts; i++)
+		if (!strcmp(c->accounts[i].name, name))
+			return c->accounts[i].share;
+	return c->default_share;
+}

@@ -1,0 +1,70 @@
+/*
+ * hmrf_conf.h - the settings of priority/hmrf (hmrf.conf), validated one
+ * key at a time so that a reader can report the file and line of a bad
+ * value.  The Slurm adapter parses the file with Slurm's own parser and
+ * hands each key and value here; sfair --check-config can do the same.
+ * Keys are case-insensitive; see horae-hmrf.conf(5).
+ */
+#ifndef HORAE_HMRF_CONF_H
+#define HORAE_HMRF_CONF_H
+
+#include <stdbool.h>
+
+#include "err.h"
+#include "hmrf.h"
+#include "window.h"
+
+#define HMRF_CONF_NAME_MAX 64
+
+typedef struct hmrf_conf_account {
+	char name[HMRF_CONF_NAME_MAX];
+	double share;
+} hmrf_conf_account_t;
+
+typedef struct hmrf_conf {
+	hmrf_policy_t policy;	 /* Policy=hmrf */
+	window_spec_t window;	 /* Window=sliding:7d */
+	double bucket;		 /* WindowBucket=0 (L/64) */
+	double timeout;		 /* Timeout= (window length; 0: off) */
+	bool timeout_set;
+	double period;		 /* Period=30s: recalculation */
+	double borrow_limit;	 /* BorrowLimit=0: none */
+	double default_share;	 /* DefaultShare=1 */
+	unsigned weight;	 /* PriorityWeight=0: PriorityWeightFairshare */
+	char tres[256];		 /* Tres=cpu,mem,node,gres/gpu */
+	hmrf_conf_account_t *accounts; /* Account=NAME Share=N */
+	int naccounts;
+} hmrf_conf_t;
+
+/* A configuration holding the defaults; NULL with errno ENOMEM. */
+hmrf_conf_t *hmrf_conf_create(void);
+
+/* Free it and set *conf to NULL.  NULL-safe. */
+void hmrf_conf_destroy(hmrf_conf_t **conf);
+
+/*
+ * Set key (case-insensitive) to value.  Returns 0, or -EINVAL with err
+ * saying what is wrong with the key or value ("unknown key 'X'",
+ * "Window=weekly: ..."); conf is unchanged on failure.
+ */
+int hmrf_conf_set(hmrf_conf_t *conf, const char *key, const char *value,
+		  horae_err_t *err);
+
+/*
+ * Add "Account=name Share=share".  The name must be new and non-empty;
+ * share a number > 0.  Returns 0, -EINVAL with err, or -ENOMEM.
+ */
+int hmrf_conf_add_account(hmrf_conf_t *conf, const char *name,
+			  const char *share, horae_err_t *err);
+
+/*
+ * Checks that involve several keys (the bucket fits the window, the TRES
+ * list parses), and fills in defaults that depend on others (Timeout).
+ * Returns 0 or -EINVAL with err.
+ */
+int hmrf_conf_finish(hmrf_conf_t *conf, horae_err_t *err);
+
+/* The share of account name: its Account line, else DefaultShare. */
+double hmrf_conf_share(const hmrf_conf_t *conf, const char *name);
+
+#endif /* HORAE_HMRF_CONF_H */
