@@ -1,0 +1,40 @@
+/*
+ * prio.c - the weighted sum that turns factors into a Slurm priority.
+ */
+#include <math.h>
+
+#include "prio.h"
+
+static double _unit(double x)
+{
+	return isfinite(x) ? fmin(1.0, fmax(0.0, x)) : 0.0;
+}
+
+double prio_rank_factor(size_t rank, size_t n)
+{
+	return n ? 1.0 - (double)rank / (double)n : 1.0;
+}
+
+uint32_t prio_compute(const prio_weights_t *w, const prio_input_t *in,
+		      prio_factors_t *out)
+{
+	prio_factors_t f;
+	double size = in->cluster_cpus > 0 ? in->cpus / in->cluster_cpus : 0;
+	double sum;
+
+	size = _unit(size);
+	f.hmrf = w->hmrf * _unit(in->hmrf);
+	f.age = w->max_age > 0 ?
+			w->age * _unit(in->eligible_for / w->max_age) : 0;
+	f.size = w->size * (w->favor_small ? 1.0 - size : size);
+	f.part = w->part * _unit(in->part);
+	f.qos = w->qos * _unit(in->qos);
+	if (out)
+		*out = f;
+	sum = f.hmrf + f.age + f.size + f.part + f.qos - in->nice;
+	if (!(sum >= 1))
+		return 1;
+	if (sum >= (double)UINT32_MAX - 1)
+		return UINT32_MAX - 1;
+	return (uint32_t)llround(sum);
+}

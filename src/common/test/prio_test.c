@@ -1,0 +1,74 @@
+/*
+ * prio_test.c - Check tests of prio.c: the weighted sum, clamping, and
+ * the rank factor.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "../prio.h"
+
+START_TEST(test_rank_factor)
+{
+	ck_assert_double_eq(prio_rank_factor(0, 4), 1.0);
+	ck_assert_double_eq(prio_rank_factor(3, 4), 0.25);
+	ck_assert_double_eq(prio_rank_factor(0, 0), 1.0);
+}
+END_TEST
+
+START_TEST(test_sum)
+{
+	prio_weights_t w = { .hmrf = 1000, .age = 100, .size = 10, .part = 5,
+			     .qos = 2, .max_age = 3600 };
+	prio_input_t in = { .hmrf = 0.5, .eligible_for = 1800, .cpus = 4,
+			    .cluster_cpus = 16, .part = 1, .qos = 0.5 };
+	prio_factors_t f;
+
+	/* 500 + 50 + 2.5 + 5 + 1 = 558.5 -> 559 (rounded) */
+	ck_assert_uint_eq(prio_compute(&w, &in, &f), 559);
+	ck_assert_double_eq(f.hmrf, 500);
+	ck_assert_double_eq(f.age, 50);
+	ck_assert_double_eq(f.size, 2.5);
+	/* Nice lowers it; favor_small inverts the size factor. */
+	in.nice = 100;
+	w.favor_small = true;
+	ck_assert_uint_eq(prio_compute(&w, &in, &f), 500 + 50 + 7.5 + 5 + 1 -
+							  100 + 0.5);
+}
+END_TEST
+
+START_TEST(test_clamps)
+{
+	prio_weights_t w = { .hmrf = 1000, .age = 1000, .max_age = 60 };
+	prio_input_t in = { .hmrf = 7, .eligible_for = 1e9 };
+	prio_factors_t f;
+
+	ck_assert_uint_eq(prio_compute(&w, &in, &f), 2000);
+	in.nice = 5000; /* never 0: that means held */
+	ck_assert_uint_eq(prio_compute(&w, &in, NULL), 1);
+	w.hmrf = 1e12;
+	in.nice = 0;
+	ck_assert_uint_eq(prio_compute(&w, &in, NULL), UINT32_MAX - 1);
+	w.max_age = 0; /* no age factor without a max age */
+	prio_compute(&w, &in, &f);
+	ck_assert_double_eq(f.age, 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("prio");
+	TCase *tc = tcase_create("prio");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_rank_factor);
+	tcase_add_test(tc, test_sum);
+	tcase_add_test(tc, test_clamps);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
