@@ -1,0 +1,194 @@
+/*
+ * hmrf_state.c - priority/hmrf's persistent state and its JSON form.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hmrf_state.h"
+
+hmrf_state_t *hmrf_state_create(const window_spec_t *w, double bucket,
+				 int ntres, double now, horae_err_t *err)
+{
+	hmrf_state_t *st = calloc(1, sizeof(*st));
+
+	if (!st) {
+		err_set(err, -ENOMEM, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	st->charged_until = now;
+	st->usage = ledger_create(w, bucket, ntres, now, err);
+	if (st->usage)
+		st->ns = ledger_create(w, bucket, ntres, now, err);
+	if (st->ns)
+		st->names = names_create();
+	if (!st->names) {
+		int e = errno;
+
+		hmrf_state_destroy(&st);
+		errno = e;
+		return NULL;
+	}
+	return st;
+}
+
+void hmrf_state_destroy(hmrf_state_t **st)
+{
+	if (!st || !*st)
+		return;
+	names_destroy(&(*st)->names);
+	ledger_destroy(&(*st)->usage);
+	ledger_destroy(&(*st)->ns);
+	free((*st)->last_start);
+	free(*st);
+	*st = NULL;
+}
+
+/* Room for n accounts everywhere. */
+static int _grow(hmrf_state_t *st, int n)
+{
+	double *ls;
+
+	if (ledger_grow(st->usage, n) || ledger_grow(st->ns, n))
+		return -ENOMEM;
+	ls = realloc(st->last_start, (size_t)n * sizeof(*ls));
+	if (!ls)
+		return -ENOMEM;
+	for (int i = names_count(st->names); i < n; i++)
+		ls[i] = 0;
+	st->last_start = ls;
+	return 0;
+}
+
+int hmrf_state_account(hmrf_state_t *st, const char *name)
+{
+	int i, n;
+
+	if (!st || !name)
+		return -EINVAL;
+	i = names_find(st->names, name);
+	if (i >= 0)
+		return i;
+	n = names_count(st->names);
+	/* Grow first, so that a failure leaves no half-added account. */
+	if (_grow(st, n + 1))
+		return -ENOMEM;
+	return names_intern(st->names, name);
+}
+
+json_object *hmrf_state_to_json(const hmrf_state_t *st)
+{
+	json_object *doc = json_object_new_object();
+	json_object *names = json_object_new_array(), *ls;
+	json_object *usage = ledger_to_json(st->usage);
+	json_object *ns = ledger_to_json(st->ns);
+	int n = names_count(st->names);
+
+	ls = json_object_new_array();
+	if (!doc || !names || !usage || !ns || !ls)
+		goto nomem;
+	for (int i = 0; i < n; i++) {
+		json_object_array_add(names,
+				      json_object_new_string(
+					      names_get(st->names, i)));
+		json_object_array_add(ls,
+				      json_object_new_double(st->last_start[i]));
+	}
+	json_object_object_add(doc, "charged_until",
+			       json_object_new_double(st->charged_until));
+	json_object_object_add(doc, "accounts", names);
+	json_object_object_add(doc, "last_start", ls);
+	json_object_object_add(doc, "usage", usage);
+	json_object_object_add(doc, "nonsharing", ns);
+	return doc;
+nomem:
+	json_object_put(doc);
+	json_object_put(names);
+	json_object_put(usage);
+	json_object_put(ns);
+	json_object_put(ls);
+	errno = ENOMEM;
+	return NULL;
+}
+
+static int _load_names(hmrf_state_t *st, json_object *names, json_object *ls,
+		       horae_err_t *err)
+{
+	size_t n = json_object_array_length(names);
+	json_object *v;
+
+	if (json_object_array_length(ls) != n)
+		return err_set(err, -EINVAL,
+			       "'last_start' has %zu entries for %zu accounts",
+			       json_object_array_length(ls), n);
+	if ((size_t)ledger_count(st->usage) != n ||
+	    (size_t)ledger_count(st->ns) != n)
+		return err_set(err, -EINVAL,
+			       "ledgers hold %d and %d accounts, not %zu",
+			       ledger_count(st->usage), ledger_count(st->ns), n);
+	st->last_start = calloc(n ? n : 1, sizeof(double));
+	if (!st->last_start)
+		return err_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		v = json_object_array_get_idx(names, i);
+		if (!json_object_is_type(v, json_type_string))
+			return err_set(err, -EINVAL,
+				       "'accounts[%zu]' is not a string", i);
+		if (names_intern(st->names, json_object_get_string(v)) !=
+		    (int)i)
+			return err_set(err, -EINVAL,
+				       "'accounts[%zu]' ('%s') appears twice",
+				       i, json_object_get_string(v));
+		v = json_object_array_get_idx(ls, i);
+		if (!json_object_is_type(v, json_type_double) &&
+		    !json_object_is_type(v, json_type_int))
+			return err_set(err, -EINVAL,
+				       "'last_start[%zu]' is not a number", i);
+		st->last_start[i] = json_object_get_double(v);
+	}
+	return 0;
+}
+
+hmrf_state_t *hmrf_state_from_json(json_object *doc, horae_err_t *err)
+{
+	json_object *names, *ls, *usage, *ns, *cu;
+	horae_err_t lerr;
+	hmrf_state_t *st = calloc(1, sizeof(*st));
+
+	if (!st || !(st->names = names_create())) {
+		err_set(err, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	if (!json_object_is_type(doc, json_type_object) ||
+	    !json_object_object_get_ex(doc, "accounts", &names) ||
+	    !json_object_is_type(names, json_type_array) ||
+	    !json_object_object_get_ex(doc, "last_start", &ls) ||
+	    !json_object_is_type(ls, json_type_array) ||
+	    !json_object_object_get_ex(doc, "usage", &usage) ||
+	    !json_object_object_get_ex(doc, "nonsharing", &ns) ||
+	    !json_object_object_get_ex(doc, "charged_until", &cu) ||
+	    (!json_object_is_type(cu, json_type_double) &&
+	     !json_object_is_type(cu, json_type_int))) {
+		err_set(err, -EINVAL,
+			"missing or mistyped accounts, last_start, usage, nonsharing or charged_until");
+		goto fail;
+	}
+	st->charged_until = json_object_get_double(cu);
+	if (!(st->usage = ledger_from_json(usage, &lerr))) {
+		err_set(err, -EINVAL, "usage: %s", lerr.text);
+		goto fail;
+	}
+	if (!(st->ns = ledger_from_json(ns, &lerr))) {
+		err_set(err, -EINVAL, "nonsharing: %s", lerr.text);
+		goto fail;
+	}
+	if (_load_names(st, names, ls, err))
+		goto fail;
+	return st;
+fail:
+	hmrf_state_destroy(&st);
+	errno = EINVAL;
+	return NULL;
+}

@@ -1,0 +1,121 @@
+/*
+ * hmrf_state_test.c - Check tests of hmrf_state.c: accounts and ledgers
+ * survive a save and load through state.h unchanged; broken documents are
+ * refused with the field named.
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../hmrf_state.h"
+#include "../state.h"
+
+START_TEST(test_roundtrip_through_file)
+{
+	window_spec_t w = { WINDOW_SLIDING, 3600 };
+	hmrf_state_t *st = hmrf_state_create(&w, 60, 4, 1000, NULL), *back;
+	char dir[] = "/tmp/horae-hmrf-state.XXXXXX", path[64];
+	json_object *doc, *loaded;
+	tres_vec_t r, a, b;
+	horae_err_t err, warn;
+
+	ck_assert_ptr_nonnull(st);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/hmrf", dir);
+	ck_assert_int_eq(hmrf_state_account(st, "physics"), 0);
+	ck_assert_int_eq(hmrf_state_account(st, "chem"), 1);
+	ck_assert_int_eq(hmrf_state_account(st, "physics"), 0);
+	tres_zero(&r);
+	r.v[0] = 8;
+	r.v[1] = 16000;
+	ck_assert_int_eq(ledger_charge(st->usage, 1, &r, 1000, 1600), 0);
+	ck_assert_int_eq(ledger_charge(st->ns, 0, &r, 1200, 1600), 0);
+	st->last_start[1] = 1000;
+	st->charged_until = 1600;
+
+	doc = hmrf_state_to_json(st);
+	ck_assert_int_eq(state_save(path, HMRF_STATE_KIND, HMRF_STATE_VERSION,
+				    doc, &err), 0);
+	ck_assert_int_eq(state_load(path, HMRF_STATE_KIND, HMRF_STATE_VERSION,
+				    &loaded, &warn, &err), 0);
+	back = hmrf_state_from_json(loaded, &err);
+	ck_assert_msg(back, "%s", err.text);
+	ck_assert_int_eq(names_find(back->names, "chem"), 1);
+	ck_assert_double_eq(back->last_start[1], 1000);
+	ck_assert_double_eq(back->charged_until, 1600);
+	for (int i = 0; i < 2; i++) {
+		ledger_usage(st->usage, i, &a);
+		ledger_usage(back->usage, i, &b);
+		ck_assert_mem_eq(&a, &b, sizeof(a));
+		ledger_usage(st->ns, i, &a);
+		ledger_usage(back->ns, i, &b);
+		ck_assert_mem_eq(&a, &b, sizeof(a));
+	}
+	/* A loaded state takes new accounts like a fresh one. */
+	ck_assert_int_eq(hmrf_state_account(back, "bio"), 2);
+	ck_assert_double_eq(back->last_start[2], 0);
+	json_object_put(doc);
+	json_object_put(loaded);
+	hmrf_state_destroy(&st);
+	hmrf_state_destroy(&back);
+	ck_assert_ptr_null(back);
+	hmrf_state_destroy(NULL);
+	ck_assert_int_eq(system("rm -rf /tmp/horae-hmrf-state.*"), 0);
+}
+END_TEST
+
+START_TEST(test_bad_documents)
+{
+	window_spec_t w = { WINDOW_NONE, 0 };
+	hmrf_state_t *st = hmrf_state_create(&w, 0, 2, 0, NULL);
+	json_object *doc;
+	horae_err_t err;
+
+	hmrf_state_account(st, "a");
+	hmrf_state_account(st, "b");
+	doc = hmrf_state_to_json(st);
+	/* Names and ledgers disagree. */
+	json_object_array_del_idx(
+		json_object_object_get(doc, "accounts"), 1, 1);
+	json_object_array_del_idx(
+		json_object_object_get(doc, "last_start"), 1, 1);
+	ck_assert_ptr_null(hmrf_state_from_json(doc, &err));
+	ck_assert_msg(strstr(err.text, "ledgers hold 2 and 2 accounts, not 1"),
+		      "%s", err.text);
+	json_object_put(doc);
+
+	doc = hmrf_state_to_json(st);
+	json_object_object_del(doc, "usage");
+	ck_assert_ptr_null(hmrf_state_from_json(doc, &err));
+	ck_assert(strstr(err.text, "missing or mistyped"));
+	json_object_put(doc);
+
+	doc = hmrf_state_to_json(st);
+	json_object_array_put_idx(json_object_object_get(doc, "accounts"), 1,
+				  json_object_new_string("a"));
+	ck_assert_ptr_null(hmrf_state_from_json(doc, &err));
+	ck_assert(strstr(err.text, "'accounts[1]' ('a') appears twice"));
+	json_object_put(doc);
+	hmrf_state_destroy(&st);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("hmrf_state");
+	TCase *tc = tcase_create("hmrf_state");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_roundtrip_through_file);
+	tcase_add_test(tc, test_bad_documents);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
