@@ -113,6 +113,9 @@ int hmrf_conf_set(hmrf_conf_t *c, const char *key, const char *value,
 		return rc;
 	} else if (!strcasecmp(key, "Period")) {
 		return _duration("Period", value, true, &c->period, err);
+	} else if (!strcasecmp(key, "ChargeHorizon")) {
+		return _duration("ChargeHorizon", value, false, &c->horizon,
+				 err);
 	} else if (!strcasecmp(key, "BorrowLimit")) {
 		return _number("BorrowLimit", value, 0, false, &c->borrow_limit,
 			       err);

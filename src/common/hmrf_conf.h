@@ -28,6 +28,7 @@ typedef struct hmrf_conf {
 	double timeout;		 /* Timeout= (window length; 0: off) */
 	bool timeout_set;
 	double period;		 /* Period=30s: recalculation */
+	double horizon;		 /* ChargeHorizon=0: the window length */
 	double borrow_limit;	 /* BorrowLimit=0: none */
 	double default_share;	 /* DefaultShare=1 */
 	unsigned weight;	 /* PriorityWeight=0: PriorityWeightFairshare */

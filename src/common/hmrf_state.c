@@ -2,6 +2,7 @@
  * hmrf_state.c - priority/hmrf's persistent state and its JSON form.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,15 +10,28 @@
 #include "hmrf_state.h"
 
 hmrf_state_t *hmrf_state_create(const window_spec_t *w, double bucket,
-				 int ntres, double now, horae_err_t *err)
+				 const char *tres, double now,
+				 horae_err_t *err)
 {
 	hmrf_state_t *st = calloc(1, sizeof(*st));
+	tres_layout_t *layout;
+	int ntres;
 
 	if (!st) {
 		err_set(err, -ENOMEM, "out of memory");
 		errno = ENOMEM;
 		return NULL;
 	}
+	layout = tres ? tres_layout_create(tres, err) : NULL;
+	if (!layout || strlen(tres) >= sizeof(st->tres)) {
+		tres_layout_destroy(&layout);
+		free(st);
+		errno = EINVAL;
+		return NULL;
+	}
+	ntres = tres_layout_count(layout);
+	tres_layout_destroy(&layout);
+	snprintf(st->tres, sizeof(st->tres), "%s", tres);
 	st->charged_until = now;
 	st->usage = ledger_create(w, bucket, ntres, now, err);
 	if (st->usage)
@@ -96,6 +110,7 @@ json_object *hmrf_state_to_json(const hmrf_state_t *st)
 		json_object_array_add(ls,
 				      json_object_new_double(st->last_start[i]));
 	}
+	json_object_object_add(doc, "tres", json_object_new_string(st->tres));
 	json_object_object_add(doc, "charged_until",
 			       json_object_new_double(st->charged_until));
 	json_object_object_add(doc, "accounts", names);
@@ -153,7 +168,7 @@ static int _load_names(hmrf_state_t *st, json_object *names, json_object *ls,
 
 hmrf_state_t *hmrf_state_from_json(json_object *doc, horae_err_t *err)
 {
-	json_object *names, *ls, *usage, *ns, *cu;
+	json_object *names, *ls, *usage, *ns, *cu, *tres;
 	horae_err_t lerr;
 	hmrf_state_t *st = calloc(1, sizeof(*st));
 
@@ -168,14 +183,18 @@ hmrf_state_t *hmrf_state_from_json(json_object *doc, horae_err_t *err)
 	    !json_object_is_type(ls, json_type_array) ||
 	    !json_object_object_get_ex(doc, "usage", &usage) ||
 	    !json_object_object_get_ex(doc, "nonsharing", &ns) ||
+	    !json_object_object_get_ex(doc, "tres", &tres) ||
+	    !json_object_is_type(tres, json_type_string) ||
+	    json_object_get_string_len(tres) >= (int)sizeof(st->tres) ||
 	    !json_object_object_get_ex(doc, "charged_until", &cu) ||
 	    (!json_object_is_type(cu, json_type_double) &&
 	     !json_object_is_type(cu, json_type_int))) {
 		err_set(err, -EINVAL,
-			"missing or mistyped accounts, last_start, usage, nonsharing or charged_until");
+			"missing or mistyped accounts, last_start, usage, nonsharing, tres or charged_until");
 		goto fail;
 	}
 	st->charged_until = json_object_get_double(cu);
+	snprintf(st->tres, sizeof(st->tres), "%s", json_object_get_string(tres));
 	if (!(st->usage = ledger_from_json(usage, &lerr))) {
 		err_set(err, -EINVAL, "usage: %s", lerr.text);
 		goto fail;

@@ -17,6 +17,7 @@
 #define HMRF_STATE_VERSION 1
 
 typedef struct hmrf_state {
+	char tres[256];	      /* what the ledger slots mean: "cpu,mem,..." */
 	names_t *names;
 	ledger_t *usage;      /* allocated TRES x s */
 	ledger_t *ns;	      /* non-sharing allocation TRES x s */
@@ -25,12 +26,13 @@ typedef struct hmrf_state {
 } hmrf_state_t;
 
 /*
- * Empty state over window w (bucket as in ledger_create) for ntres TRES,
- * charged up to now.  Returns NULL with errno (EINVAL explained in err,
- * ENOMEM).
+ * Empty state over window w (bucket as in ledger_create) for the TRES
+ * list tres (as in tres_layout_create), charged up to now.  Returns NULL
+ * with errno (EINVAL explained in err, ENOMEM).
  */
 hmrf_state_t *hmrf_state_create(const window_spec_t *w, double bucket,
-				 int ntres, double now, horae_err_t *err);
+				 const char *tres, double now,
+				 horae_err_t *err);
 
 /* Free it and set *st to NULL.  NULL-safe. */
 void hmrf_state_destroy(hmrf_state_t **st);

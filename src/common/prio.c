@@ -31,7 +31,7 @@ uint32_t prio_compute(const prio_weights_t *w, const prio_input_t *in,
 	f.qos = w->qos * _unit(in->qos);
 	if (out)
 		*out = f;
-	sum = f.hmrf + f.age + f.size + f.part + f.qos - in->nice;
+	sum = f.hmrf + f.age + f.size + f.part + f.qos + in->site - in->nice;
 	if (!(sum >= 1))
 		return 1;
 	if (sum >= (double)UINT32_MAX - 1)

@@ -3,7 +3,8 @@
  * style, of factors in [0, 1]:
  *
  *   priority = W_hmrf * hmrf + W_age * age + W_size * size
- *            + W_part * partition + W_qos * qos - (nice - NICE_OFFSET)
+ *            + W_part * partition + W_qos * qos
+ *            + (site - NICE_OFFSET) - (nice - NICE_OFFSET)
  *
  *   hmrf       1 - rank / n: the job's place in the H-MRF order of the n
  *              pending jobs (1 for the first)
@@ -34,6 +35,7 @@ typedef struct prio_input {
 	double part;	     /* in [0, 1] */
 	double qos;	     /* in [0, 1] */
 	int nice;	     /* nice - NICE_OFFSET: > 0 lowers priority */
+	int site;	     /* site factor - NICE_OFFSET, added as is */
 } prio_input_t;
 
 /* The factors, each already multiplied by its weight (as sprio shows). */

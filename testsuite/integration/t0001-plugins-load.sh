@@ -17,7 +17,7 @@ trap 'exit 130' INT TERM
 cd "$dir" || exit 1
 log=$dir/log/slurmctld.log
 
-hc_start
+HC_HMRF_CONF="Period=1s" hc_start
 tap_ok "4-node cluster with the Horae plugins comes up" $? \
 	"$(tail -20 "$log" 2>/dev/null)" || tap_done
 
@@ -27,7 +27,10 @@ for kv in "PriorityType *= priority/hmrf" "SelectType *= select/eunomia" \
 	echo "$conf" | grep -q "^$kv\$"
 	tap_ok "slurmctld runs with $(echo "$kv" | tr -s ' *' ' ')" $?
 done
-for p in priority/hmrf select/eunomia job_submit/justice; do
+grep -q "priority/hmrf: policy hmrf, window sliding:604800s" "$log"
+tap_ok "priority/hmrf starts with its defaults and says which" $? \
+	"$(grep hmrf "$log")"
+for p in select/eunomia job_submit/justice; do
 	grep -q "$p: loaded.*STILL PASS-THROUGH" "$log"
 	tap_ok "$p says at init that it is still pass-through" $?
 done
@@ -67,12 +70,13 @@ tap_diag "srun step output: $(tr '\n' ' ' <"out.$j2")"
 
 # Fill the cluster so that jobs pend; squeue and sprio show them.
 big=$(sbatch --parsable -A physics -n 24 -o /dev/null --wrap 'sleep 30')
-p1=$(sbatch --parsable -A chem -n 4 -o /dev/null --wrap 'true')
-p2=$(sbatch --parsable -A bio -n 4 -o /dev/null --wrap 'true')
 for _ in $(seq 50); do
 	[ "$(squeue -h -j "$big" -o %T)" = RUNNING ] && break
 	sleep 0.2
 done
+p1=$(sbatch --parsable -A chem -n 4 -o /dev/null --wrap 'true')
+p2=$(sbatch --parsable -A bio -n 4 -o /dev/null --wrap 'true')
+sleep 2 # one recalculation of priority/hmrf (Period=1s)
 tap_check "squeue shows the pending jobs" \
 	test "$(squeue -h -t PD -o %i | sort -n | tr '\n' ' ')" = "$p1 $p2 "
 sp=$(sprio -h -o '%i %Y')
@@ -80,10 +84,11 @@ tap_ok "sprio lists both pending jobs with a priority" \
 	$(echo "$sp" | awk -v a="$p1" -v b="$p2" '
 		$1 == a && $2 > 0 { x++ } $1 == b && $2 > 0 { x++ }
 		END { exit x != 2 }'; echo $?) "$sp"
-tap_ok "the earlier submission ranks first (pass-through order)" \
-	$(echo "$sp" | awk -v a="$p1" -v b="$p2" '
-		$1 == a { pa = $2 } $1 == b { pb = $2 } END { exit !(pa > pb) }'
-	  echo $?) "$sp"
+fs=$(sprio -h -o '%i %F')
+tap_ok "sprio's fair-share column carries the H-MRF factor of both" \
+	$(echo "$fs" | awk -v a="$p1" -v b="$p2" '
+		($1 == a || $1 == b) && $2 > 0 { x++ } END { exit x != 2 }'
+	  echo $?) "$fs"
 scancel "$big" "$p1" "$p2"
 
 # job_submit/justice sees the deadline of a job that has one.

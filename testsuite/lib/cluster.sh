@@ -21,6 +21,8 @@
 #                   (HC_JOBSUBMIT=none for no job_submit plugin)
 #   HC_PLUGINDIR    directory of our built plugins (default $HORAE_PLUGINDIR)
 #   HC_EXTRA_CONF   lines appended to slurm.conf
+#   HC_HMRF_CONF    content of hmrf.conf (priority/hmrf's settings); unset:
+#                   no file, the plugin's defaults
 #   HC_DEBUG        SlurmctldDebug (default: info)
 #
 # Every daemon is started in its own session and its PID recorded under
@@ -147,6 +149,10 @@ hc_write_conf()
 		[ -n "${HC_EXTRA_CONF:-}" ] && printf '%s\n' "$HC_EXTRA_CONF"
 	} >>"$HC_CONF.new"
 	mv "$HC_CONF.new" "$HC_CONF"
+	rm -f "$HC_RUNDIR/hmrf.conf"
+	if [ -n "${HC_HMRF_CONF:-}" ]; then
+		printf '%s\n' "$HC_HMRF_CONF" >"$HC_RUNDIR/hmrf.conf"
+	fi
 }
 
 # The command line of a process, NULs as spaces; empty if it is gone.

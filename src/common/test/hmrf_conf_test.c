@@ -48,6 +48,8 @@ static const struct {
 	{ "Timeout", "soon", "Timeout=soon: duration 'soon'" },
 	{ "Period", "10s", NULL },
 	{ "Period", "0", "Period=0: must be greater than 0" },
+	{ "ChargeHorizon", "10m", NULL },
+	{ "ChargeHorizon", "-1", "does not start with a number" },
 	{ "BorrowLimit", "0.5", NULL },
 	{ "BorrowLimit", "-0.5", "BorrowLimit=-0.5: must be at least 0" },
 	{ "DefaultShare", "2", NULL },

@@ -16,7 +16,7 @@
 START_TEST(test_roundtrip_through_file)
 {
 	window_spec_t w = { WINDOW_SLIDING, 3600 };
-	hmrf_state_t *st = hmrf_state_create(&w, 60, 4, 1000, NULL), *back;
+	hmrf_state_t *st = hmrf_state_create(&w, 60, "cpu,mem,node,gres/gpu", 1000, NULL), *back;
 	char dir[] = "/tmp/horae-hmrf-state.XXXXXX", path[64];
 	json_object *doc, *loaded;
 	tres_vec_t r, a, b;
@@ -46,6 +46,7 @@ START_TEST(test_roundtrip_through_file)
 	ck_assert_int_eq(names_find(back->names, "chem"), 1);
 	ck_assert_double_eq(back->last_start[1], 1000);
 	ck_assert_double_eq(back->charged_until, 1600);
+	ck_assert_str_eq(back->tres, "cpu,mem,node,gres/gpu");
 	for (int i = 0; i < 2; i++) {
 		ledger_usage(st->usage, i, &a);
 		ledger_usage(back->usage, i, &b);
@@ -70,7 +71,7 @@ END_TEST
 START_TEST(test_bad_documents)
 {
 	window_spec_t w = { WINDOW_NONE, 0 };
-	hmrf_state_t *st = hmrf_state_create(&w, 0, 2, 0, NULL);
+	hmrf_state_t *st = hmrf_state_create(&w, 0, "cpu,mem", 0, NULL);
 	json_object *doc;
 	horae_err_t err;
 

@@ -44,6 +44,9 @@ START_TEST(test_clamps)
 	prio_factors_t f;
 
 	ck_assert_uint_eq(prio_compute(&w, &in, &f), 2000);
+	in.site = 30;
+	ck_assert_uint_eq(prio_compute(&w, &in, NULL), 2030);
+	in.site = 0;
 	in.nice = 5000; /* never 0: that means held */
 	ck_assert_uint_eq(prio_compute(&w, &in, NULL), 1);
 	w.hmrf = 1e12;

@@ -1,22 +1,24 @@
 /*
- * priority_hmrf.c - priority/hmrf: long-term multi-resource fairness (H-MRF)
- * per account.
+ * priority_hmrf.c - priority/hmrf: long-term multi-resource fairness
+ * (H-MRF) per account.  Slurm's entry points and the recalculation thread;
+ * the policy is in src/common (hmrf.c, prio.c), the translation of job
+ * records in hmrf_recalc.c.
  *
- * STILL PASS-THROUGH: until the H-MRF core lands (issue 3), this plugin
- * orders pending jobs by submission, like priority/basic, and reports that
- * order to sprio as the age factor.  It says so at init.
- *
- * Locks: priority_p_set() is called by slurmctld with the job write lock
- * held; priority_p_get_priority_factors_list() takes the job read lock
- * itself, as priority/multifactor does.
+ * Locks, always in this order: slurmctld locks, then assoc_mgr locks, then
+ * our mutex.  slurmctld holds the job write lock when it calls
+ * priority_p_set() and priority_p_job_end(); the thread takes the job write
+ * and node and partition read locks, then the assoc_mgr TRES and QOS read
+ * locks.  State files are written with no lock held.
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 
+#include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
 #include "src/common/slurm_priority.h"
@@ -25,47 +27,169 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "hmrf_ctx.h"
+#include "hmrf_read_conf.h"
+#include "hmrf_recalc.h"
+
 const char plugin_name[] = "Horae H-MRF long-term multi-resource fairness";
 const char plugin_type[] = "priority/hmrf";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
+/* Set by slurmctld -i: start even if saved state cannot be read. */
+extern bool ignore_state_errors __attribute__((weak));
+
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static pthread_t thread;
+static bool thread_running, stopping;
+static hmrf_ctx_t *ctx;
+
+static const slurmctld_lock_t job_write_lock = {
+	.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+static const assoc_mgr_lock_t tres_read_lock = {
+	.tres = READ_LOCK, .qos = READ_LOCK };
+
+/* Save a snapshot taken under the mutex; called with no lock held. */
+static void _save(json_object *doc, char *path)
+{
+	if (doc && path)
+		hmrf_ctx_save(path, doc);
+	json_object_put(doc);
+	xfree(path);
+}
+
+static void _recalc_once(void)
+{
+	slurmctld_lock_t locks = job_write_lock;
+	assoc_mgr_lock_t alocks = tres_read_lock;
+	json_object *doc = NULL;
+	char *path = NULL;
+	DEF_TIMERS;
+
+	START_TIMER;
+	lock_slurmctld(locks);
+	assoc_mgr_lock(&alocks);
+	slurm_mutex_lock(&mutex);
+	hmrf_recalc(ctx, time(NULL));
+	doc = hmrf_ctx_snapshot(ctx);
+	path = xstrdup(ctx->state_path);
+	slurm_mutex_unlock(&mutex);
+	assoc_mgr_unlock(&alocks);
+	unlock_slurmctld(locks);
+	END_TIMER;
+	log_flag(PRIO, "%s: recalculation took %s", plugin_type, TIME_STR);
+	_save(doc, path);
+}
+
+static void *_thread(void *arg)
+{
+	struct timespec until;
+
+	for (;;) {
+		_recalc_once();
+		slurm_mutex_lock(&mutex);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += (time_t)ctx->conf->period;
+		while (!stopping && pthread_cond_timedwait(&wake, &mutex,
+							   &until) == 0)
+			;
+		if (stopping) {
+			slurm_mutex_unlock(&mutex);
+			break;
+		}
+		slurm_mutex_unlock(&mutex);
+	}
+	return NULL;
+}
+
 int init(void)
 {
-	info("%s: loaded; STILL PASS-THROUGH: jobs are ordered by submit time until the H-MRF policy is enabled",
-	     plugin_type);
+	hmrf_conf_t *conf;
+	char *path = NULL, win[64];
+	bool start_empty = &ignore_state_errors && ignore_state_errors;
+
+	if (!running_in_slurmctld())
+		return SLURM_SUCCESS;
+	conf = hmrf_read_conf(&path);
+	if (!conf)
+		fatal("%s: cannot start with an invalid %s", plugin_type, path);
+	ctx = hmrf_ctx_create(conf, slurm_conf.state_save_location,
+			      start_empty);
+	if (!ctx)
+		fatal("%s: cannot start: see the errors above", plugin_type);
+	window_format(&conf->window, win, sizeof(win));
+	info("%s: policy %s, window %s, period %.0fs, TRES %s, %d configured accounts (%s)",
+	     plugin_type, hmrf_policy_name(conf->policy), win, conf->period,
+	     conf->tres, conf->naccounts, path);
+	xfree(path);
+	stopping = false;
+	slurm_thread_create(&thread, _thread, NULL);
+	thread_running = true;
 	return SLURM_SUCCESS;
 }
 
 int fini(void)
 {
+	json_object *doc = NULL;
+	char *path = NULL;
+
+	if (!ctx)
+		return SLURM_SUCCESS;
+	slurm_mutex_lock(&mutex);
+	stopping = true;
+	slurm_cond_broadcast(&wake);
+	slurm_mutex_unlock(&mutex);
+	if (thread_running)
+		pthread_join(thread, NULL);
+	thread_running = false;
+	/* Jobs ran until now: charge them before the last save. */
+	_recalc_once();
+	slurm_mutex_lock(&mutex);
+	doc = hmrf_ctx_snapshot(ctx);
+	path = xstrdup(ctx->state_path);
+	hmrf_ctx_destroy(&ctx);
+	slurm_mutex_unlock(&mutex);
+	_save(doc, path);
 	return SLURM_SUCCESS;
 }
 
-/*
- * Each new job gets one less than the previous one, so earlier submissions
- * go first; nice moves a job down (never below 1: 0 means held).
- */
+/* Called with the job write lock held. */
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
-	uint32_t prio = 1;
-	int nice;
+	uint32_t prio;
+	int a;
 
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
 		return job_ptr->priority;
-	if (last_prio >= 2)
-		prio = last_prio - 1;
-	if (job_ptr->details) {
-		nice = (int)job_ptr->details->nice - NICE_OFFSET;
-		if (nice > 0 && prio > (uint32_t)nice + 1)
-			prio -= nice;
-		else if (nice < 0)
-			prio += (uint32_t)(-nice);
-	}
-	return prio ? prio : 1;
+	if (!ctx)
+		return last_prio > 1 ? last_prio - 1 : 1;
+	slurm_mutex_lock(&mutex);
+	a = hmrf_ctx_account(ctx, job_ptr->account);
+	prio = hmrf_job_priority(ctx, job_ptr,
+				 a >= 0 ? ctx->next_factor[a] : 1.0,
+				 time(NULL));
+	slurm_mutex_unlock(&mutex);
+	return prio;
 }
 
 extern void priority_p_reconfig(bool assoc_clear)
 {
+	char *path = NULL;
+	hmrf_conf_t *conf;
+
+	if (!ctx)
+		return;
+	conf = hmrf_read_conf(&path);
+	if (!conf) {
+		error("%s: keeping the previous configuration: %s is invalid",
+		      plugin_type, path);
+	} else {
+		slurm_mutex_lock(&mutex);
+		hmrf_ctx_reconfig(ctx, conf);
+		slurm_mutex_unlock(&mutex);
+		info("%s: reread %s", plugin_type, path);
+	}
+	xfree(path);
 }
 
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
@@ -75,7 +199,7 @@ extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 {
-	/* sshare asks this; H-MRF has no single fair-share number yet. */
+	/* sshare asks this; H-MRF has no single fair-share number. */
 	return 0.0;
 }
 
@@ -84,16 +208,10 @@ static int _find_uint32(void *x, void *key)
 	return *(uint32_t *)x == *(uint32_t *)key;
 }
 
-static bool _uid_wanted(List uid_list, uint32_t uid)
+static bool _wanted(List list, uint32_t id)
 {
-	return !uid_list || !list_count(uid_list) ||
-	       list_find_first(uid_list, _find_uint32, &uid);
-}
-
-static bool _job_wanted(List job_id_list, uint32_t job_id)
-{
-	return !job_id_list || !list_count(job_id_list) ||
-	       list_find_first(job_id_list, _find_uint32, &job_id);
+	return !list || !list_count(list) ||
+	       list_find_first(list, _find_uint32, &id);
 }
 
 static bool _part_wanted(const char *partitions, const char *part)
@@ -117,28 +235,29 @@ static priority_factors_object_t *_factors(job_record_t *job_ptr)
 {
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
 
+	if (job_ptr->direct_set_prio)
+		obj->direct_prio = job_ptr->priority;
+	else if (job_ptr->prio_factors)
+		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
+	else
+		obj->priority_site = NICE_OFFSET;
 	obj->job_id = job_ptr->job_id;
 	obj->user_id = job_ptr->user_id;
 	obj->partition = xstrdup(job_ptr->part_ptr ? job_ptr->part_ptr->name :
 						     job_ptr->partition);
-	obj->priority_age = job_ptr->priority;
-	/* sprio prints priority_site - NICE_OFFSET: this is a zero site factor. */
-	obj->priority_site = NICE_OFFSET;
-	obj->nice = job_ptr->details ? job_ptr->details->nice : NICE_OFFSET;
 	return obj;
 }
 
 extern List priority_p_get_priority_factors_list(
 	priority_factors_request_msg_t *req_msg, uid_t uid)
 {
-	slurmctld_lock_t job_read_lock = { .job = READ_LOCK,
-					   .node = READ_LOCK,
-					   .part = READ_LOCK };
+	slurmctld_lock_t locks = { .job = READ_LOCK, .node = READ_LOCK,
+				   .part = READ_LOCK };
 	List ret_list = list_create(slurm_destroy_priority_factors_object);
 	ListIterator itr;
 	job_record_t *job_ptr;
 
-	lock_slurmctld(job_read_lock);
+	lock_slurmctld(locks);
 	itr = list_iterator_create(job_list);
 	while ((job_ptr = list_next(itr))) {
 		if (!IS_JOB_PENDING(job_ptr) || IS_JOB_REVOKED(job_ptr) ||
@@ -147,20 +266,30 @@ extern List priority_p_get_priority_factors_list(
 		if ((slurm_conf.private_data & PRIVATE_DATA_JOBS) &&
 		    job_ptr->user_id != uid && !validate_operator(uid))
 			continue;
-		if (!_job_wanted(req_msg->job_id_list, job_ptr->job_id) ||
-		    !_uid_wanted(req_msg->uid_list, job_ptr->user_id) ||
+		if (!_wanted(req_msg->job_id_list, job_ptr->job_id) ||
+		    !_wanted(req_msg->uid_list, job_ptr->user_id) ||
 		    !_part_wanted(req_msg->partitions, job_ptr->partition))
 			continue;
 		list_append(ret_list, _factors(job_ptr));
 	}
 	list_iterator_destroy(itr);
-	unlock_slurmctld(job_read_lock);
+	unlock_slurmctld(locks);
 
 	if (!list_count(ret_list))
 		FREE_NULL_LIST(ret_list);
 	return ret_list;
 }
 
+/* Called with the job write lock held. */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
+	assoc_mgr_lock_t alocks = tres_read_lock;
+
+	if (!ctx)
+		return;
+	assoc_mgr_lock(&alocks);
+	slurm_mutex_lock(&mutex);
+	hmrf_job_end(ctx, job_ptr);
+	slurm_mutex_unlock(&mutex);
+	assoc_mgr_unlock(&alocks);
 }

@@ -1,0 +1,193 @@
+/*
+ * hmrf_ctx.c - priority/hmrf's context: configuration, state file, and
+ * the per-account factor of new jobs.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+
+#include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "common/state.h"
+#include "hmrf_ctx.h"
+
+extern const char plugin_type[];
+
+/* PriorityWeight=0 and no PriorityWeightFairshare: this weight. */
+#define HMRF_DEFAULT_WEIGHT 100000
+
+static void _set_weights(hmrf_ctx_t *ctx)
+{
+	prio_weights_t *w = &ctx->weights;
+
+	w->hmrf = ctx->conf->weight ? ctx->conf->weight :
+		  slurm_conf.priority_weight_fs ?
+					      slurm_conf.priority_weight_fs :
+					      HMRF_DEFAULT_WEIGHT;
+	w->age = slurm_conf.priority_weight_age;
+	w->size = slurm_conf.priority_weight_js;
+	w->part = slurm_conf.priority_weight_part;
+	w->qos = slurm_conf.priority_weight_qos;
+	w->max_age = slurm_conf.priority_max_age;
+	w->favor_small = slurm_conf.priority_favor_small;
+}
+
+static bool _same_shape(const hmrf_state_t *st, const hmrf_conf_t *conf)
+{
+	const window_spec_t *w = ledger_window(st->usage);
+	double bucket = conf->bucket ? conf->bucket : conf->window.length / 64;
+
+	if (w->kind != conf->window.kind || w->length != conf->window.length)
+		return false;
+	if (w->kind == WINDOW_SLIDING && ledger_bucket(st->usage) != bucket)
+		return false;
+	return !strcmp(st->tres, conf->tres);
+}
+
+/* Load the saved state; NULL with *fatal set when it exists but both
+ * snapshots are unreadable. */
+static hmrf_state_t *_load(hmrf_ctx_t *ctx, bool *fatal)
+{
+	json_object *doc = NULL;
+	horae_err_t warn, err;
+	hmrf_state_t *st;
+	int rc;
+
+	*fatal = false;
+	rc = state_load(ctx->state_path, HMRF_STATE_KIND, HMRF_STATE_VERSION,
+			&doc, &warn, &err);
+	if (rc == -ENOENT) {
+		info("%s: no saved state in %s: starting with no usage",
+		     plugin_type, ctx->state_path);
+		return NULL;
+	}
+	if (rc) {
+		error("%s: %s", plugin_type, err.text);
+		*fatal = true;
+		return NULL;
+	}
+	if (warn.text[0])
+		error("%s: %s", plugin_type, warn.text);
+	st = hmrf_state_from_json(doc, &err);
+	json_object_put(doc);
+	if (!st) {
+		error("%s: %s: %s", plugin_type, ctx->state_path, err.text);
+		*fatal = true;
+	}
+	return st;
+}
+
+hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
+			    bool start_empty)
+{
+	hmrf_ctx_t *ctx = xmalloc(sizeof(*ctx));
+	horae_err_t err;
+	bool fatal;
+	char win[64];
+	double now = (double)time(NULL);
+
+	ctx->conf = conf;
+	ctx->state_path = xstrdup_printf("%s/horae_hmrf.state", state_dir);
+	ctx->layout = tres_layout_create(conf->tres, &err);
+	if (!ctx->layout) {
+		error("%s: Tres=%s: %s", plugin_type, conf->tres, err.text);
+		goto fail;
+	}
+	ctx->st = _load(ctx, &fatal);
+	if (fatal && !start_empty) {
+		error("%s: refusing to start without the accounted usage; fix or remove %s (and .old), or start slurmctld with -i to start with no usage",
+		      plugin_type, ctx->state_path);
+		goto fail;
+	}
+	if (ctx->st && !_same_shape(ctx->st, conf)) {
+		window_format(ledger_window(ctx->st->usage), win, sizeof(win));
+		error("%s: %s holds usage over window %s of TRES %s; the configuration asks for another window or TRES list, so usage history restarts empty",
+		      plugin_type, ctx->state_path, win, ctx->st->tres);
+		hmrf_state_destroy(&ctx->st);
+	}
+	if (ctx->st) {
+		ctx->saved_at = ctx->st->charged_until;
+		ctx->recover = true;
+		info("%s: loaded usage of %d accounts charged up to %.0f",
+		     plugin_type, names_count(ctx->st->names), ctx->saved_at);
+	} else {
+		ctx->st = hmrf_state_create(&conf->window, conf->bucket,
+					    conf->tres, now, &err);
+		if (!ctx->st) {
+			error("%s: %s", plugin_type, err.text);
+			goto fail;
+		}
+	}
+	_set_weights(ctx);
+	return ctx;
+fail:
+	hmrf_ctx_destroy(&ctx);
+	return NULL;
+}
+
+void hmrf_ctx_destroy(hmrf_ctx_t **ctx)
+{
+	if (!ctx || !*ctx)
+		return;
+	hmrf_conf_destroy(&(*ctx)->conf);
+	tres_layout_destroy(&(*ctx)->layout);
+	hmrf_state_destroy(&(*ctx)->st);
+	xfree((*ctx)->next_factor);
+	xfree((*ctx)->state_path);
+	xfree(*ctx);
+}
+
+int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name)
+{
+	int i = hmrf_state_account(ctx->st, name ? name : "");
+
+	if (i < 0)
+		return -1;
+	if (i >= ctx->next_cap) {
+		int cap = ctx->next_cap ? ctx->next_cap * 2 : 64;
+
+		while (cap <= i)
+			cap *= 2;
+		xrecalloc(ctx->next_factor, cap, sizeof(double));
+		for (int k = ctx->next_cap; k < cap; k++)
+			ctx->next_factor[k] = 1.0;
+		ctx->next_cap = cap;
+	}
+	return i;
+}
+
+void hmrf_ctx_reconfig(hmrf_ctx_t *ctx, hmrf_conf_t *conf)
+{
+	if (conf->window.kind != ctx->conf->window.kind ||
+	    conf->window.length != ctx->conf->window.length ||
+	    conf->bucket != ctx->conf->bucket ||
+	    strcmp(conf->tres, ctx->conf->tres)) {
+		error("%s: Window, WindowBucket and Tres changes take effect when slurmctld restarts; keeping Window and Tres as they were",
+		      plugin_type);
+		conf->window = ctx->conf->window;
+		conf->bucket = ctx->conf->bucket;
+		memcpy(conf->tres, ctx->conf->tres, sizeof(conf->tres));
+	}
+	hmrf_conf_destroy(&ctx->conf);
+	ctx->conf = conf;
+	_set_weights(ctx);
+}
+
+json_object *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx)
+{
+	return hmrf_state_to_json(ctx->st);
+}
+
+void hmrf_ctx_save(const char *path, json_object *doc)
+{
+	horae_err_t err;
+
+	if (state_save(path, HMRF_STATE_KIND, HMRF_STATE_VERSION, doc, &err))
+		error("%s: cannot save state: %s", plugin_type, err.text);
+}

@@ -1,0 +1,58 @@
+/*
+ * hmrf_ctx.h - what priority/hmrf holds while slurmctld runs: its
+ * configuration, the TRES it charges, its persistent state (core
+ * hmrf_state), and the factor a new job of each account would get.
+ * Guarded by the plugin's mutex; see priority_hmrf.c for the lock order.
+ */
+#ifndef HORAE_HMRF_CTX_H
+#define HORAE_HMRF_CTX_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "common/hmrf_conf.h"
+#include "common/hmrf_state.h"
+#include "common/prio.h"
+#include "common/tres.h"
+
+typedef struct hmrf_ctx {
+	hmrf_conf_t *conf;
+	tres_layout_t *layout;
+	hmrf_state_t *st;
+	double *next_factor;  /* per account */
+	int next_cap;
+	char *state_path;     /* StateSaveLocation/horae_hmrf.state */
+	double saved_at;      /* charged_until of the loaded state */
+	bool recover;	      /* first recalculation after a restart */
+	prio_weights_t weights;
+	int tres_pos[TRES_MAX];	/* slot -> slurmctld TRES index, -1: none */
+	tres_vec_t capacity;	/* what the cluster has */
+	bool tres_known;
+} hmrf_ctx_t;
+
+/*
+ * Create the context: take conf (owned from now on), load the saved state
+ * from state_dir, or start empty when there is none.  When the saved state
+ * and its fallback are both unreadable, returns NULL after logging both
+ * reasons, unless start_empty (slurmctld -i) is set.
+ */
+hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
+			    bool start_empty);
+
+/* Free the context and set *ctx to NULL.  NULL-safe. */
+void hmrf_ctx_destroy(hmrf_ctx_t **ctx);
+
+/* Index of account name (NULL: the default account), adding it if new;
+ * -1 when out of memory. */
+int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name);
+
+/* Take a new configuration at reconfigure; keeps what needs a restart. */
+void hmrf_ctx_reconfig(hmrf_ctx_t *ctx, hmrf_conf_t *conf);
+
+/* The state as a JSON document to save (caller owns), or NULL. */
+json_object *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx);
+
+/* Write a snapshot (not consumed) to the state file; logs failures. */
+void hmrf_ctx_save(const char *path, json_object *doc);
+
+#endif /* HORAE_HMRF_CTX_H */

@@ -1,0 +1,17 @@
+/*
+ * hmrf_read_conf.h - read hmrf.conf (beside slurm.conf) with Slurm's own
+ * parser into a validated hmrf_conf_t.
+ */
+#ifndef HORAE_HMRF_READ_CONF_H
+#define HORAE_HMRF_READ_CONF_H
+
+#include "common/hmrf_conf.h"
+
+/*
+ * Read the configuration.  A missing file gives the defaults.  On a bad
+ * file, logs what is wrong (Slurm's parser adds "Parse error in file F
+ * line N") and returns NULL.  *path receives the file's path (xfree it).
+ */
+hmrf_conf_t *hmrf_read_conf(char **path);
+
+#endif /* HORAE_HMRF_READ_CONF_H */

@@ -1,0 +1,374 @@
+/*
+ * hmrf_recalc.c - the Slurm side of H-MRF: job records in, priorities out.
+ * All policy is in the core (hmrf.c, prio.c); this file only gathers the
+ * numbers it needs and writes back what it decides.  Locks: see
+ * hmrf_recalc.h.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "common/hmrf.h"
+#include "hmrf_recalc.h"
+
+extern const char plugin_type[];
+
+/* A job's virtual charge lasts at most this without a window. */
+#define HMRF_HORIZON_NO_WINDOW (7 * 86400.0)
+
+typedef struct pending {
+	job_record_t *job_ptr;
+	double eligible;
+} pending_t;
+
+void hmrf_tres_refresh(hmrf_ctx_t *ctx)
+{
+	int n = tres_layout_count(ctx->layout);
+
+	tres_zero(&ctx->capacity);
+	for (int i = 0; i < n; i++) {
+		char *type = xstrdup(tres_layout_name(ctx->layout, i));
+		char *name = strchr(type, '/');
+		slurmdb_tres_rec_t rec = { 0 };
+		int pos;
+
+		if (name)
+			*name++ = '\0';
+		rec.type = type;
+		rec.name = name;
+		pos = assoc_mgr_find_tres_pos(&rec, true);
+		ctx->tres_pos[i] = pos;
+		if (pos >= 0 && pos < (int)g_tres_count && assoc_mgr_tres_array)
+			ctx->capacity.v[i] = assoc_mgr_tres_array[pos]->count;
+		xfree(type);
+	}
+	ctx->tres_known = true;
+}
+
+static tres_vec_t _vec(const hmrf_ctx_t *ctx, const uint64_t *cnt)
+{
+	int n = tres_layout_count(ctx->layout);
+	tres_vec_t v;
+
+	tres_zero(&v);
+	for (int i = 0; cnt && i < n; i++) {
+		int p = ctx->tres_pos[i];
+
+		if (p >= 0 && cnt[p] != NO_CONSUME_VAL64 &&
+		    cnt[p] != INFINITE64 && cnt[p] != NO_VAL64)
+			v.v[i] = (double)cnt[p];
+	}
+	return v;
+}
+
+/* The most a pending job's expected run counts: ChargeHorizon, else the
+ * window length (a job cannot count for more than the window). */
+static double _horizon(const hmrf_ctx_t *ctx)
+{
+	if (ctx->conf->horizon > 0)
+		return ctx->conf->horizon;
+	return ctx->conf->window.kind == WINDOW_NONE ? HMRF_HORIZON_NO_WINDOW :
+						       ctx->conf->window.length;
+}
+
+static double _duration(const hmrf_ctx_t *ctx, const job_record_t *job_ptr)
+{
+	uint32_t lim = job_ptr->time_limit;
+
+	if ((lim == NO_VAL || lim == INFINITE) && job_ptr->part_ptr)
+		lim = job_ptr->part_ptr->max_time;
+	if (lim == NO_VAL || lim == INFINITE)
+		return _horizon(ctx);
+	return fmin(lim * 60.0, _horizon(ctx));
+}
+
+static double _eligible(const job_record_t *job_ptr)
+{
+	if (job_ptr->details->begin_time)
+		return (double)job_ptr->details->begin_time;
+	return (double)job_ptr->details->submit_time;
+}
+
+/* Charge job_ptr's allocation over [max(start, from), to]. */
+static void _charge(hmrf_ctx_t *ctx, int acct, job_record_t *job_ptr,
+		    double from, double to)
+{
+	tres_vec_t alloc = _vec(ctx, job_ptr->tres_alloc_cnt);
+	double t0 = fmax((double)job_ptr->start_time, from);
+
+	if (to > t0 && ledger_charge(ctx->st->usage, acct, &alloc, t0, to))
+		error("%s: cannot charge %pJ over [%.0f, %.0f]", plugin_type,
+		      job_ptr, t0, to);
+}
+
+void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
+{
+	int acct;
+
+	if (!job_ptr->start_time || !job_ptr->end_time)
+		return;
+	acct = hmrf_ctx_account(ctx, job_ptr->account);
+	if (acct < 0)
+		return;
+	if (!ctx->tres_known)
+		hmrf_tres_refresh(ctx);
+	_charge(ctx, acct, job_ptr, ctx->st->charged_until,
+		(double)job_ptr->end_time);
+}
+
+uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
+			   double factor, time_t now)
+{
+	struct job_details *d = job_ptr->details;
+	prio_input_t in = { .hmrf = factor };
+	prio_factors_t f;
+	uint32_t prio;
+	int cpu = tres_layout_find(ctx->layout, "cpu");
+
+	if (d) {
+		in.eligible_for = fmax(0, (double)now - _eligible(job_ptr));
+		in.cpus = job_ptr->total_cpus ? job_ptr->total_cpus :
+						d->min_cpus;
+		in.nice = (int)d->nice - NICE_OFFSET;
+	}
+	in.cluster_cpus = cpu >= 0 ? ctx->capacity.v[cpu] : 0;
+	if (job_ptr->part_ptr)
+		in.part = job_ptr->part_ptr->norm_priority;
+	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage)
+		in.qos = job_ptr->qos_ptr->usage->norm_priority;
+	in.site = (int)job_ptr->site_factor - NICE_OFFSET;
+	prio = prio_compute(&ctx->weights, &in, &f);
+	if (!job_ptr->prio_factors)
+		job_ptr->prio_factors =
+			xmalloc(sizeof(priority_factors_object_t));
+	job_ptr->prio_factors->priority_fs = f.hmrf;
+	job_ptr->prio_factors->priority_age = f.age;
+	job_ptr->prio_factors->priority_js = f.size;
+	job_ptr->prio_factors->priority_part = f.part;
+	job_ptr->prio_factors->priority_qos = f.qos;
+	job_ptr->prio_factors->priority_site = job_ptr->site_factor;
+	job_ptr->prio_factors->nice = d ? d->nice : NICE_OFFSET;
+	return prio;
+}
+
+/* --- one recalculation -------------------------------------------------- */
+
+typedef struct recalc {
+	hmrf_ctx_t *ctx;
+	double now, from;
+	int nacct;
+	tres_vec_t *running, *demand;
+	double *earliest; /* per account: earliest eligible pending job */
+	pending_t *pend;
+	size_t npend;
+} recalc_t;
+
+static int _by_eligible(const void *a, const void *b)
+{
+	const pending_t *x = a, *y = b;
+
+	if (x->eligible != y->eligible)
+		return x->eligible < y->eligible ? -1 : 1;
+	return x->job_ptr->job_id < y->job_ptr->job_id ? -1 : 1;
+}
+
+static bool _rankable(const job_record_t *job_ptr)
+{
+	return IS_JOB_PENDING(job_ptr) && !IS_JOB_REVOKED(job_ptr) &&
+	       job_ptr->priority != 0 && job_ptr->details;
+}
+
+/* Pass 1: every account that appears gets an index; count pending jobs. */
+static void _intern_all(recalc_t *r)
+{
+	ListIterator it = list_iterator_create(job_list);
+	job_record_t *job_ptr;
+
+	while ((job_ptr = list_next(it))) {
+		hmrf_ctx_account(r->ctx, job_ptr->account);
+		if (_rankable(job_ptr))
+			r->npend++;
+	}
+	list_iterator_destroy(it);
+	for (int i = 0; i < r->ctx->conf->naccounts; i++)
+		hmrf_ctx_account(r->ctx, r->ctx->conf->accounts[i].name);
+	r->nacct = names_count(r->ctx->st->names);
+}
+
+static void _visit(recalc_t *r, job_record_t *job_ptr)
+{
+	hmrf_ctx_t *ctx = r->ctx;
+	int a = hmrf_ctx_account(ctx, job_ptr->account);
+	tres_vec_t v;
+
+	if (a < 0 || a >= r->nacct)
+		return;
+	if (IS_JOB_RUNNING(job_ptr)) {
+		_charge(ctx, a, job_ptr, r->from, r->now);
+		v = _vec(ctx, job_ptr->tres_alloc_cnt);
+		tres_add(&r->running[a], &v);
+		tres_add(&r->demand[a], &v);
+		if ((double)job_ptr->start_time > ctx->st->last_start[a])
+			ctx->st->last_start[a] = (double)job_ptr->start_time;
+	} else if (ctx->recover && job_ptr->start_time &&
+		   (double)job_ptr->end_time > ctx->saved_at &&
+		   (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))) {
+		/* Ran while slurmctld was down: its record says how long. */
+		_charge(ctx, a, job_ptr, ctx->saved_at,
+			(double)job_ptr->end_time);
+	} else if (_rankable(job_ptr)) {
+		v = _vec(ctx, job_ptr->tres_req_cnt);
+		tres_add(&r->demand[a], &v);
+		r->pend[r->npend].job_ptr = job_ptr;
+		r->pend[r->npend].eligible = _eligible(job_ptr);
+		r->earliest[a] = fmin(r->earliest[a], r->pend[r->npend].eligible);
+		r->npend++;
+	}
+}
+
+/* The non-sharing allocation of every account with demand or a share. */
+static void _charge_nonsharing(recalc_t *r)
+{
+	hmrf_ctx_t *ctx = r->ctx;
+	double wsum = 0;
+	tres_vec_t share, ns;
+
+	for (int a = 0; a < r->nacct; a++) {
+		const char *name = names_get(ctx->st->names, a);
+
+		if (!tres_is_zero(&r->demand[a]) ||
+		    hmrf_conf_share(ctx->conf, name) != ctx->conf->default_share)
+			wsum += hmrf_conf_share(ctx->conf, name);
+	}
+	if (wsum <= 0 || r->now <= r->from)
+		return;
+	for (int a = 0; a < r->nacct; a++) {
+		if (tres_is_zero(&r->demand[a]))
+			continue;
+		hmrf_fair_share(&ctx->capacity,
+				hmrf_conf_share(ctx->conf,
+						names_get(ctx->st->names, a)),
+				wsum, &share);
+		hmrf_nonsharing(&r->demand[a], &share, &ns);
+		ledger_charge(ctx->st->ns, a, &ns, r->from, r->now);
+	}
+}
+
+static void _rank_and_set(recalc_t *r)
+{
+	hmrf_ctx_t *ctx = r->ctx;
+	hmrf_params_t p = { .policy = ctx->conf->policy, .now = r->now,
+			    .timeout = ctx->conf->timeout,
+			    .horizon = _horizon(ctx),
+			    .borrow_limit = ctx->conf->borrow_limit };
+	hmrf_account_t *acct = xcalloc(r->nacct, sizeof(*acct));
+	hmrf_job_t *jobs = xcalloc(r->npend + r->nacct, sizeof(*jobs));
+	size_t *order = xcalloc(r->npend + r->nacct, sizeof(*order));
+	size_t njobs = 0, done = 0;
+	bool *has_jobs = xcalloc(r->nacct, sizeof(bool));
+	horae_err_t err;
+
+	p.capacity = ctx->capacity;
+	/* The borrow limit compares with a share held for this long; without
+	 * a window there is no such span, and no limit. */
+	p.elapsed = ctx->conf->window.kind == WINDOW_NONE ?
+			    INFINITY :
+			    fmin(r->now - ledger_window_start(ctx->st->usage),
+				 ctx->conf->window.length);
+	for (int a = 0; a < r->nacct; a++) {
+		acct[a].weight = hmrf_conf_share(ctx->conf,
+						 names_get(ctx->st->names, a));
+		ledger_usage(ctx->st->usage, a, &acct[a].used);
+		ledger_usage(ctx->st->ns, a, &acct[a].ns);
+		acct[a].running = r->running[a];
+		if (isfinite(r->earliest[a]))
+			acct[a].waiting_since = fmax(ctx->st->last_start[a],
+						     r->earliest[a]);
+	}
+	qsort(r->pend, r->npend, sizeof(*r->pend), _by_eligible);
+	for (size_t i = 0; i < r->npend; i++) {
+		job_record_t *job_ptr = r->pend[i].job_ptr;
+		int a = hmrf_ctx_account(ctx, job_ptr->account);
+
+		jobs[njobs].account = a;
+		jobs[njobs].tres = _vec(ctx, job_ptr->tres_req_cnt);
+		jobs[njobs++].duration = _duration(ctx, job_ptr);
+		has_jobs[a] = true;
+	}
+	/* A zero-size probe per idle account finds where its next job goes. */
+	for (int a = 0; a < r->nacct; a++)
+		if (!has_jobs[a])
+			jobs[njobs++].account = a;
+	if (hmrf_rank(&p, acct, r->nacct, jobs, njobs, order, &err)) {
+		error("%s: ranking failed: %s", plugin_type, err.text);
+		goto cleanup;
+	}
+	for (size_t k = 0; k < njobs; k++) {
+		size_t j = order[k];
+		int a = jobs[j].account;
+		double f = prio_rank_factor(done, r->npend);
+
+		if (j >= r->npend) {
+			ctx->next_factor[a] = f;
+			continue;
+		}
+		job_record_t *job_ptr = r->pend[j].job_ptr;
+		ctx->next_factor[a] = prio_rank_factor(++done, r->npend);
+		if (!job_ptr->direct_set_prio)
+			job_ptr->priority = hmrf_job_priority(ctx, job_ptr, f,
+							      (time_t)r->now);
+	}
+	last_job_update = (time_t)r->now;
+cleanup:
+	xfree(acct);
+	xfree(jobs);
+	xfree(order);
+	xfree(has_jobs);
+}
+
+void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
+{
+	recalc_t r = { .ctx = ctx, .now = (double)now };
+	ListIterator it;
+	job_record_t *job_ptr;
+
+	if (!job_list)
+		return;
+	hmrf_tres_refresh(ctx);
+	r.from = ctx->st->charged_until;
+	if (r.now < r.from)
+		r.now = r.from; /* the clock went back: charge nothing */
+	_intern_all(&r);
+	r.running = xcalloc(r.nacct, sizeof(tres_vec_t));
+	r.demand = xcalloc(r.nacct, sizeof(tres_vec_t));
+	r.earliest = xcalloc(r.nacct, sizeof(double));
+	for (int a = 0; a < r.nacct; a++)
+		r.earliest[a] = INFINITY;
+	r.pend = xcalloc(r.npend ? r.npend : 1, sizeof(pending_t));
+	r.npend = 0;
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it)))
+		_visit(&r, job_ptr);
+	list_iterator_destroy(it);
+	ledger_advance(ctx->st->usage, r.now);
+	ledger_advance(ctx->st->ns, r.now);
+	_charge_nonsharing(&r);
+	ctx->st->charged_until = r.now;
+	ctx->recover = false;
+	_rank_and_set(&r);
+	xfree(r.running);
+	xfree(r.demand);
+	xfree(r.earliest);
+	xfree(r.pend);
+}
