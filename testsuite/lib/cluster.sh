@@ -243,7 +243,7 @@ hc_wait_idle()
 	while [ $SECONDS -lt $deadline ]; do
 		hc_ctld_alive || { hc_log "slurmctld is not running"; return 1; }
 		states=$(sinfo -h -N -o '%T' 2>/dev/null | sort | uniq -c)
-		if [ "$(sinfo -h -N -t idle -o '%N' 2>/dev/null | wc -l)" = "$n" ]; then
+		if [ "$(sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)" = "$n" ]; then
 			return 0
 		fi
 		sleep 0.3
