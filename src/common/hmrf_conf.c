@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "hmrf_conf.h"
+#include "kvfile.h"
 #include "tres.h"
 
 hmrf_conf_t *hmrf_conf_create(void)
@@ -197,4 +198,41 @@ double hmrf_conf_share(const hmrf_conf_t *c, const char *name)
 		if (!strcmp(c->accounts[i].name, name))
 			return c->accounts[i].share;
 	return c->default_share;
+}
+
+static int _read_line(void *arg, const kvfile_line_t *l, horae_err_t *err)
+{
+	hmrf_conf_t *c = arg;
+	const char *share = NULL;
+	int rc;
+
+	if (strcasecmp(l->key[0], "Account")) {
+		for (int i = 0; i < l->npairs; i++) {
+			rc = hmrf_conf_set(c, l->key[i], l->value[i], err);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
+	for (int i = 1; i < l->npairs; i++) {
+		if (strcasecmp(l->key[i], "Share"))
+			return err_set(err, -EINVAL,
+				       "Account=%s: unknown key '%s' (an Account line takes Share=NUMBER)",
+				       l->value[0], l->key[i]);
+		share = l->value[i];
+	}
+	return hmrf_conf_add_account(c, l->value[0], share, err);
+}
+
+int hmrf_conf_read(hmrf_conf_t *c, const char *path, horae_err_t *err)
+{
+	horae_err_t e;
+	int rc;
+
+	rc = kvfile_read(path, _read_line, c, err);
+	if (rc)
+		return rc;
+	if (hmrf_conf_finish(c, &e))
+		return err_set(err, -EINVAL, "%s: %s", path, e.text);
+	return 0;
 }

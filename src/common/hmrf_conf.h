@@ -65,6 +65,16 @@ int hmrf_conf_add_account(hmrf_conf_t *conf, const char *name,
  */
 int hmrf_conf_finish(hmrf_conf_t *conf, horae_err_t *err);
 
+/*
+ * Read the file path (see kvfile.h for its syntax) into conf: every
+ * setting through hmrf_conf_set(), "Account=NAME Share=N" lines through
+ * hmrf_conf_add_account(), then hmrf_conf_finish().
+ * Returns 0, -ENOENT when the file does not exist, or -EINVAL with err as
+ * "PATH:LINE: what is wrong" (or "PATH: what is wrong" for cross-key
+ * checks).  On failure conf may hold part of the file: discard it.
+ */
+int hmrf_conf_read(hmrf_conf_t *conf, const char *path, horae_err_t *err);
+
 /* The share of account name: its Account line, else DefaultShare. */
 double hmrf_conf_share(const hmrf_conf_t *conf, const char *name);
 

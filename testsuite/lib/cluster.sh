@@ -222,6 +222,13 @@ hc_start()
 	hc_write_conf || return 1
 	_hc_start_munge || return 1
 	hc_start_slurmctld
+	# slurmd daemons that cannot register linger ~10 s on SIGTERM: start
+	# them only once slurmctld answers, and fail fast if it died.
+	if ! hc_wait_ctld 30; then
+		hc_log "slurmctld in $HC_RUNDIR did not start; its log ends:"
+		tail -n 15 "$HC_RUNDIR/log/slurmctld.log" >&2 2>/dev/null
+		return 1
+	fi
 	hc_start_slurmd
 	if ! hc_wait_idle 60; then
 		hc_log "cluster in $HC_RUNDIR did not come up; slurmctld log:"
@@ -230,6 +237,19 @@ hc_start()
 		return 1
 	fi
 	hc_log "up: $(_hc_nodes | wc -l) nodes, slurmctld on port $HC_CTLD_PORT, conf $HC_CONF"
+}
+
+# hc_wait_ctld SECONDS: until slurmctld answers a ping; false at once if
+# it exits.
+hc_wait_ctld()
+{
+	local deadline=$((SECONDS + ${1:-30}))
+	while [ $SECONDS -lt $deadline ]; do
+		hc_ctld_alive || return 1
+		scontrol ping 2>/dev/null | grep -q 'is UP' && return 0
+		sleep 0.2
+	done
+	return 1
 }
 
 # hc_ctld_alive: true while the recorded slurmctld runs.

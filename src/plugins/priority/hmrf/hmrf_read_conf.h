@@ -1,6 +1,6 @@
 /*
- * hmrf_read_conf.h - read hmrf.conf (beside slurm.conf) with Slurm's own
- * parser into a validated hmrf_conf_t.
+ * hmrf_read_conf.h - find hmrf.conf beside slurm.conf and read it into a
+ * validated hmrf_conf_t.
  */
 #ifndef HORAE_HMRF_READ_CONF_H
 #define HORAE_HMRF_READ_CONF_H
@@ -9,8 +9,8 @@
 
 /*
  * Read the configuration.  A missing file gives the defaults.  On a bad
- * file, logs what is wrong (Slurm's parser adds "Parse error in file F
- * line N") and returns NULL.  *path receives the file's path (xfree it).
+ * file, logs "priority/hmrf: PATH:LINE: what is wrong" and returns NULL.
+ * *path receives the file's path (xfree it).
  */
 hmrf_conf_t *hmrf_read_conf(char **path);
 

@@ -1,0 +1,38 @@
+/*
+ * kvfile.h - reading Slurm-style configuration files line by line with
+ * line numbers: "Key=Value" pairs separated by blanks, several to a line,
+ * '#' to the end of the line is a comment, a value may be "double quoted"
+ * (and then hold blanks and '#'), and a line ending in '\' continues on
+ * the next.  Keys are handed over as written; callers compare them
+ * case-insensitively, as Slurm does.
+ */
+#ifndef HORAE_KVFILE_H
+#define HORAE_KVFILE_H
+
+#include "err.h"
+
+#define KVFILE_MAX_PAIRS 16
+
+typedef struct kvfile_line {
+	int number;   /* line number of the first physical line */
+	int npairs;
+	const char *key[KVFILE_MAX_PAIRS];
+	const char *value[KVFILE_MAX_PAIRS];
+} kvfile_line_t;
+
+/*
+ * Called for each line with at least one pair; returns 0 to go on or a
+ * negative errno with err saying what is wrong (kvfile_read adds
+ * "PATH:LINE: " in front).
+ */
+typedef int (*kvfile_fn)(void *arg, const kvfile_line_t *line,
+			 horae_err_t *err);
+
+/*
+ * Read path, calling fn for each line.  Returns 0; -ENOENT when the file
+ * does not exist (err names it); or the first error, with err as
+ * "PATH:LINE: what is wrong" (a syntax error, or what fn said).
+ */
+int kvfile_read(const char *path, kvfile_fn fn, void *arg, horae_err_t *err);
+
+#endif /* HORAE_KVFILE_H */

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# t0011: a bad hmrf.conf stops slurmctld at start, and its log names the
+# file, the line and what is wrong: an unknown key, a negative share, a
+# malformed window, a bucket longer than the window.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+. "$HERE/lib/cluster.sh"
+tap_require_root
+[ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
+
+dir=$(tap_rundir t0011)
+hc_init "$dir" || exit 1
+trap 'hc_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "$dir"' EXIT
+trap 'exit 130' INT TERM
+conf=$dir/hmrf.conf
+log=$dir/log/slurmctld.log
+
+# try NAME CONF PATTERN...: slurmctld must refuse to start with CONF, and
+# its log must match every PATTERN.
+try()
+{
+	local name=$1 text=$2 p rc=0 missing=
+	shift 2
+	: >"$log"
+	HC_NODES="n1 2 2000" HC_HMRF_CONF=$text hc_start 2>/dev/null
+	if [ $? = 0 ] || hc_ctld_alive; then
+		tap_ok "$name: slurmctld refuses to start" 1 "it started"
+		hc_stop
+		return
+	fi
+	tap_ok "$name: slurmctld refuses to start" 0
+	for p in "$@"; do
+		grep -q -- "$p" "$log" || missing+="'$p' "
+	done
+	tap_ok "$name: the log names file, line and problem" \
+		$([ -z "$missing" ]; echo $?) \
+		"missing $missing in: $(grep -i -E 'hmrf|error|fatal' "$log" | tail -5)"
+	hc_stop
+}
+
+try "unknown key" $'Policy=hmrf\nColour=blue' \
+	"priority/hmrf: $conf:2: unknown key 'Colour'" \
+	"fatal: priority/hmrf: cannot start with an invalid $conf"
+try "negative share" $'Window=sliding:1d\nPeriod=10s\nAccount=physics Share=-1' \
+	"priority/hmrf: $conf:3: Account=physics: Share=-1: must be greater than 0"
+try "malformed window" $'# the window\nWindow=weekly' \
+	"priority/hmrf: $conf:2: Window=weekly: window 'weekly': expected none, tumbling:LENGTH or sliding:LENGTH"
+try "bucket longer than the window" $'Window=sliding:1h\nWindowBucket=2h' \
+	"priority/hmrf: $conf: WindowBucket=7200s is longer than the window"
+
+# And a good file starts.
+HC_NODES="n1 2 2000" HC_HMRF_CONF=$'# comments are fine\nPolicy=lt-af\nAccount=physics Share=3' \
+	hc_start 2>/dev/null
+tap_ok "a good hmrf.conf starts, and the log says what it read" \
+	$(grep -q "policy lt-af, .*1 configured accounts" "$log"; echo $?) \
+	"$(grep hmrf "$log" | tail -3)"
+tap_done
