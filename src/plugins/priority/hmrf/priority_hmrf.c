@@ -84,12 +84,19 @@ static void _recalc_once(void)
 static void *_thread(void *arg)
 {
 	struct timespec until;
+	double period;
 
 	for (;;) {
 		_recalc_once();
 		slurm_mutex_lock(&mutex);
 		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += (time_t)ctx->conf->period;
+		period = ctx->conf->period;
+		until.tv_sec += (time_t)period;
+		until.tv_nsec += (long)((period - (time_t)period) * 1e9);
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
 		while (!stopping && pthread_cond_timedwait(&wake, &mutex,
 							   &until) == 0)
 			;
