@@ -92,6 +92,32 @@ int hmrf_state_account(hmrf_state_t *st, const char *name)
 	return names_intern(st->names, name);
 }
 
+hmrf_state_t *hmrf_state_dup(const hmrf_state_t *st)
+{
+	hmrf_state_t *c = calloc(1, sizeof(*c));
+	int n = names_count(st->names);
+
+	if (!c)
+		goto nomem;
+	memcpy(c->tres, st->tres, sizeof(c->tres));
+	c->charged_until = st->charged_until;
+	c->names = names_create();
+	c->usage = ledger_dup(st->usage);
+	c->ns = ledger_dup(st->ns);
+	c->last_start = malloc((n ? n : 1) * sizeof(double));
+	if (!c->names || !c->usage || !c->ns || !c->last_start)
+		goto nomem;
+	for (int i = 0; i < n; i++)
+		if (names_intern(c->names, names_get(st->names, i)) != i)
+			goto nomem;
+	memcpy(c->last_start, st->last_start, n * sizeof(double));
+	return c;
+nomem:
+	hmrf_state_destroy(&c);
+	errno = ENOMEM;
+	return NULL;
+}
+
 json_object *hmrf_state_to_json(const hmrf_state_t *st)
 {
 	json_object *doc = json_object_new_object();

@@ -43,6 +43,9 @@ void hmrf_state_destroy(hmrf_state_t **st);
  */
 int hmrf_state_account(hmrf_state_t *st, const char *name);
 
+/* A deep copy (cheap: memory copies), or NULL with errno ENOMEM. */
+hmrf_state_t *hmrf_state_dup(const hmrf_state_t *st);
+
 /* A new JSON document the caller owns; NULL with errno ENOMEM. */
 json_object *hmrf_state_to_json(const hmrf_state_t *st);
 

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,9 +282,45 @@ double ledger_bucket(const ledger_t *l)
 	return l->bucket;
 }
 
+/*
+ * An account's slots as one string of its non-zero entries,
+ * "slot:value,slot:value" (values exact: %.17g); far smaller and faster
+ * than a JSON number per bucket.
+ */
+static json_object *_row_to_json(const double *d, size_t per)
+{
+	size_t cap = 64, len = 0;
+	char *buf = malloc(cap), *nbuf;
+	json_object *str;
+	int n;
+
+	if (!buf)
+		return NULL;
+	buf[0] = '\0';
+	for (size_t i = 0; i < per; i++) {
+		if (d[i] == 0)
+			continue;
+		while (cap - len < 48) {
+			nbuf = realloc(buf, cap * 2);
+			if (!nbuf) {
+				free(buf);
+				return NULL;
+			}
+			buf = nbuf;
+			cap *= 2;
+		}
+		n = snprintf(buf + len, cap - len, "%s%zu:%.17g",
+			     len ? "," : "", i, d[i]);
+		len += n;
+	}
+	str = json_object_new_string_len(buf, (int)len);
+	free(buf);
+	return str;
+}
+
 json_object *ledger_to_json(const ledger_t *l)
 {
-	json_object *obj, *accts, *arr;
+	json_object *obj, *accts, *row;
 	size_t per = (size_t)l->nslots * l->ntres;
 	char win[64];
 
@@ -297,20 +334,37 @@ json_object *ledger_to_json(const ledger_t *l)
 	json_object_object_add(obj, "now", json_object_new_double(l->now));
 	json_object_object_add(obj, "accounts", accts);
 	for (int a = 0; a < l->count; a++) {
-		const double *d = l->data + (size_t)a * per;
-
-		arr = json_object_new_array_ext(per);
-		if (!arr)
+		row = _row_to_json(l->data + (size_t)a * per, per);
+		if (!row)
 			goto nomem_obj;
-		for (size_t i = 0; i < per; i++)
-			json_object_array_add(arr, json_object_new_double(d[i]));
-		json_object_array_add(accts, arr);
+		json_object_array_add(accts, row);
 	}
 	return obj;
 nomem:
 	json_object_put(accts);
 nomem_obj:
 	json_object_put(obj);
+	errno = ENOMEM;
+	return NULL;
+}
+
+ledger_t *ledger_dup(const ledger_t *l)
+{
+	ledger_t *c = malloc(sizeof(*c));
+	size_t size = (size_t)l->count * l->nslots * l->ntres * sizeof(double);
+
+	if (!c)
+		goto nomem;
+	*c = *l;
+	c->data = NULL;
+	if (size && !(c->data = malloc(size))) {
+		free(c);
+		goto nomem;
+	}
+	if (size)
+		memcpy(c->data, l->data, size);
+	return c;
+nomem:
 	errno = ENOMEM;
 	return NULL;
 }
@@ -332,35 +386,51 @@ static int _get_number(json_object *obj, const char *key, double *out,
 	return 0;
 }
 
+/* Parse one "slot:value,..." row into d (per slots, zeroed). */
+static int _row_from_json(json_object *row, double *d, size_t per, size_t a,
+			  horae_err_t *err)
+{
+	const char *p;
+	char *end;
+	unsigned long slot;
+	double v;
+
+	if (!json_object_is_type(row, json_type_string))
+		return err_set(err, -EINVAL, "'accounts[%zu]' is not a string",
+			       a);
+	p = json_object_get_string(row);
+	while (*p) {
+		errno = 0;
+		slot = strtoul(p, &end, 10);
+		if (end == p || *end != ':' || errno || slot >= per)
+			return err_set(err, -EINVAL,
+				       "'accounts[%zu]': bad slot at '%.20s' (slots 0..%zu)",
+				       a, p, per - 1);
+		p = end + 1;
+		v = strtod(p, &end);
+		if (end == p || (*end && *end != ',') || !isfinite(v) || v < 0)
+			return err_set(err, -EINVAL,
+				       "'accounts[%zu]': value at '%.20s' is negative, not finite or not a number",
+				       a, p);
+		d[slot] = v;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
 static int _load_accounts(ledger_t *l, json_object *accts, horae_err_t *err)
 {
 	size_t n = json_object_array_length(accts);
 	size_t per = (size_t)l->nslots * l->ntres;
-	json_object *arr, *v;
+	int rc;
 
 	if (ledger_grow(l, (int)n))
 		return err_set(err, -ENOMEM, "out of memory");
 	for (size_t a = 0; a < n; a++) {
-		arr = json_object_array_get_idx(accts, a);
-		if (!json_object_is_type(arr, json_type_array) ||
-		    json_object_array_length(arr) != per)
-			return err_set(err, -EINVAL,
-				       "'accounts[%zu]' is not an array of %zu numbers",
-				       a, per);
-		for (size_t i = 0; i < per; i++) {
-			v = json_object_array_get_idx(arr, i);
-			if (!json_object_is_type(v, json_type_double) &&
-			    !json_object_is_type(v, json_type_int))
-				return err_set(err, -EINVAL,
-					       "'accounts[%zu][%zu]' is not a number",
-					       a, i);
-			l->data[a * per + i] = json_object_get_double(v);
-			if (!isfinite(l->data[a * per + i]) ||
-			    l->data[a * per + i] < 0)
-				return err_set(err, -EINVAL,
-					       "'accounts[%zu][%zu]' is negative or not finite",
-					       a, i);
-		}
+		rc = _row_from_json(json_object_array_get_idx(accts, a),
+				    l->data + a * per, per, a, err);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

@@ -82,10 +82,14 @@ const window_spec_t *ledger_window(const ledger_t *l);
 double ledger_bucket(const ledger_t *l);
 
 /*
- * Serialise the ledger (window, bucket, clock, every account's buckets) as
- * a new JSON object the caller owns.  Returns NULL with errno ENOMEM.
+ * Serialise the ledger (window, bucket, clock, and per account a string of
+ * its non-zero slots, "slot:value,...") as a new JSON object the caller
+ * owns.  Returns NULL with errno ENOMEM.
  */
 json_object *ledger_to_json(const ledger_t *l);
+
+/* A copy of the ledger (the caller owns it), or NULL with errno ENOMEM. */
+ledger_t *ledger_dup(const ledger_t *l);
 
 /*
  * Build a ledger from ledger_to_json() output.  Returns it, or NULL with

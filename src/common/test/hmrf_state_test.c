@@ -36,6 +36,15 @@ START_TEST(test_roundtrip_through_file)
 	st->last_start[1] = 1000;
 	st->charged_until = 1600;
 
+	/* A copy serialises exactly like the original. */
+	hmrf_state_t *copy = hmrf_state_dup(st);
+	json_object *d1 = hmrf_state_to_json(st), *d2 = hmrf_state_to_json(copy);
+	ck_assert_str_eq(json_object_to_json_string(d1),
+			 json_object_to_json_string(d2));
+	json_object_put(d1);
+	json_object_put(d2);
+	hmrf_state_destroy(&copy);
+
 	doc = hmrf_state_to_json(st);
 	ck_assert_int_eq(state_save(path, HMRF_STATE_KIND, HMRF_STATE_VERSION,
 				    doc, &err), 0);

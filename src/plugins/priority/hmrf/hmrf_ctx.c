@@ -179,15 +179,20 @@ void hmrf_ctx_reconfig(hmrf_ctx_t *ctx, hmrf_conf_t *conf)
 	_set_weights(ctx);
 }
 
-json_object *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx)
+hmrf_state_t *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx)
 {
-	return hmrf_state_to_json(ctx->st);
+	return hmrf_state_dup(ctx->st);
 }
 
-void hmrf_ctx_save(const char *path, json_object *doc)
+void hmrf_ctx_save(const char *path, const hmrf_state_t *snap)
 {
+	json_object *doc = hmrf_state_to_json(snap);
 	horae_err_t err;
 
-	if (state_save(path, HMRF_STATE_KIND, HMRF_STATE_VERSION, doc, &err))
+	if (!doc)
+		error("%s: cannot save state: out of memory", plugin_type);
+	else if (state_save(path, HMRF_STATE_KIND, HMRF_STATE_VERSION, doc,
+			    &err))
 		error("%s: cannot save state: %s", plugin_type, err.text);
+	json_object_put(doc);
 }

@@ -49,10 +49,12 @@ int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name);
 /* Take a new configuration at reconfigure; keeps what needs a restart. */
 void hmrf_ctx_reconfig(hmrf_ctx_t *ctx, hmrf_conf_t *conf);
 
-/* The state as a JSON document to save (caller owns), or NULL. */
-json_object *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx);
+/* A copy of the state to save once the locks are released (caller owns
+ * it), or NULL when out of memory. */
+hmrf_state_t *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx);
 
-/* Write a snapshot (not consumed) to the state file; logs failures. */
-void hmrf_ctx_save(const char *path, json_object *doc);
+/* Serialise and write a snapshot (not consumed); logs failures.  Call it
+ * with no lock held: it is the slow part. */
+void hmrf_ctx_save(const char *path, const hmrf_state_t *snap);
 
 #endif /* HORAE_HMRF_CTX_H */

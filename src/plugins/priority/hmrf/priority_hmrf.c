@@ -50,11 +50,13 @@ static const assoc_mgr_lock_t tres_read_lock = {
 	.tres = READ_LOCK, .qos = READ_LOCK };
 
 /* Save a snapshot taken under the mutex; called with no lock held. */
-static void _save(json_object *doc, char *path)
+static void _save(hmrf_state_t *snap, char *path)
 {
-	if (doc && path)
-		hmrf_ctx_save(path, doc);
-	json_object_put(doc);
+	if (snap && path)
+		hmrf_ctx_save(path, snap);
+	else if (!snap)
+		error("%s: cannot save state: out of memory", plugin_type);
+	hmrf_state_destroy(&snap);
 	xfree(path);
 }
 
@@ -62,8 +64,8 @@ static void _recalc_once(void)
 {
 	slurmctld_lock_t locks = job_write_lock;
 	assoc_mgr_lock_t alocks = tres_read_lock;
-	json_object *doc = NULL;
-	char *path = NULL;
+	hmrf_state_t *snap;
+	char *path;
 	DEF_TIMERS;
 
 	START_TIMER;
@@ -71,14 +73,14 @@ static void _recalc_once(void)
 	assoc_mgr_lock(&alocks);
 	slurm_mutex_lock(&mutex);
 	hmrf_recalc(ctx, time(NULL));
-	doc = hmrf_ctx_snapshot(ctx);
+	snap = hmrf_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
 	slurm_mutex_unlock(&mutex);
 	assoc_mgr_unlock(&alocks);
 	unlock_slurmctld(locks);
 	END_TIMER;
 	log_flag(PRIO, "%s: recalculation took %s", plugin_type, TIME_STR);
-	_save(doc, path);
+	_save(snap, path);
 }
 
 static void *_thread(void *arg)
@@ -137,8 +139,8 @@ int init(void)
 
 int fini(void)
 {
-	json_object *doc = NULL;
-	char *path = NULL;
+	hmrf_state_t *snap;
+	char *path;
 
 	if (!ctx)
 		return SLURM_SUCCESS;
@@ -152,11 +154,11 @@ int fini(void)
 	/* Jobs ran until now: charge them before the last save. */
 	_recalc_once();
 	slurm_mutex_lock(&mutex);
-	doc = hmrf_ctx_snapshot(ctx);
+	snap = hmrf_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
 	hmrf_ctx_destroy(&ctx);
 	slurm_mutex_unlock(&mutex);
-	_save(doc, path);
+	_save(snap, path);
 	return SLURM_SUCCESS;
 }
 

@@ -1,0 +1,133 @@
+/*
+ * bench_rank.c - how long hmrf_rank() takes to order N pending jobs of A
+ * accounts, and how the core's other hot paths fare: advancing sliding
+ * windows and saving and loading the state of many accounts.  Prints
+ * figures; asserts nothing.
+ *
+ *   bench_rank [JOBS [ACCOUNTS [REPEATS]]]     (100000 1000 5)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "common/hmrf.h"
+#include "common/hmrf_state.h"
+#include "common/state.h"
+
+static double _now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int _cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double _median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), _cmp);
+	return v[n / 2];
+}
+
+int main(int argc, char **argv)
+{
+	size_t njobs = argc > 1 ? strtoul(argv[1], NULL, 10) : 100000;
+	int nacct = argc > 2 ? atoi(argv[2]) : 1000;
+	int reps = argc > 3 ? atoi(argv[3]) : 5;
+	hmrf_params_t p = { .policy = HMRF_POLICY_HMRF, .now = 1e6,
+			    .horizon = 3600, .timeout = 86400,
+			    .elapsed = 86400 };
+	hmrf_account_t *acct = calloc(nacct, sizeof(*acct));
+	hmrf_job_t *jobs = calloc(njobs, sizeof(*jobs));
+	size_t *order = calloc(njobs, sizeof(*order));
+	double t[64], t0;
+	unsigned seed = 42;
+	struct rusage ru;
+
+	if (!acct || !jobs || !order || reps < 1 || reps > 64 || nacct < 1)
+		return 2;
+	tres_zero(&p.capacity);
+	p.capacity.v[0] = 100000;  /* CPUs */
+	p.capacity.v[1] = 4e8;	   /* MB */
+	p.capacity.v[2] = 2000;	   /* nodes */
+	p.capacity.v[3] = 4000;	   /* GPUs */
+	for (int a = 0; a < nacct; a++) {
+		acct[a].weight = 1 + rand_r(&seed) % 10;
+		for (int i = 0; i < 4; i++) {
+			acct[a].used.v[i] = p.capacity.v[i] * (rand_r(&seed) % 1000);
+			acct[a].ns.v[i] = p.capacity.v[i] * (rand_r(&seed) % 1000);
+		}
+	}
+	for (size_t j = 0; j < njobs; j++) {
+		jobs[j].account = rand_r(&seed) % nacct;
+		jobs[j].tres.v[0] = 1 + rand_r(&seed) % 64;
+		jobs[j].tres.v[1] = jobs[j].tres.v[0] * 4000;
+		jobs[j].tres.v[2] = 1 + jobs[j].tres.v[0] / 32;
+		jobs[j].tres.v[3] = rand_r(&seed) % 4;
+		jobs[j].duration = 60 * (1 + rand_r(&seed) % 1440);
+	}
+	for (int r = 0; r < reps; r++) {
+		t0 = _now();
+		if (hmrf_rank(&p, acct, nacct, jobs, njobs, order, NULL))
+			return 1;
+		t[r] = _now() - t0;
+	}
+	printf("hmrf_rank: %zu jobs of %d accounts: median %.1f ms over %d runs\n",
+	       njobs, nacct, _median(t, reps) * 1e3, reps);
+
+	/* State of 10,000 accounts over a 7-day sliding window. */
+	window_spec_t w = { WINDOW_SLIDING, 7 * 86400 };
+	hmrf_state_t *st = hmrf_state_create(&w, 0, "cpu,mem,node,gres/gpu",
+					     0, NULL);
+	char name[32], path[] = "/tmp/horae-bench.XXXXXX";
+	tres_vec_t rate = p.capacity;
+	json_object *doc, *back;
+	horae_err_t err, warn;
+	FILE *f;
+	long size;
+
+	tres_scale(&rate, 1e-4);
+	for (int a = 0; a < 10000; a++) {
+		snprintf(name, sizeof(name), "account%d", a);
+		int i = hmrf_state_account(st, name);
+		ledger_charge(st->usage, i, &rate, 0, 86400 * (1 + a % 6));
+	}
+	t0 = _now();
+	ledger_advance(st->usage, 8 * 86400);
+	printf("ledger_advance: 10000 accounts x 65 buckets, one day on: %.1f ms\n",
+	       (_now() - t0) * 1e3);
+	if (!mkdtemp(path))
+		return 1;
+	strcat(path, "/state");
+	t0 = _now();
+	doc = hmrf_state_to_json(st);
+	state_save(path, HMRF_STATE_KIND, HMRF_STATE_VERSION, doc, &err);
+	printf("state save: 10000 accounts: %.1f ms", (_now() - t0) * 1e3);
+	f = fopen(path, "r");
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	printf(", %.1f MB\n", size / 1e6);
+	t0 = _now();
+	state_load(path, HMRF_STATE_KIND, HMRF_STATE_VERSION, &back, &warn, &err);
+	hmrf_state_t *st2 = hmrf_state_from_json(back, &err);
+	printf("state load: 10000 accounts: %.1f ms\n", (_now() - t0) * 1e3);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("peak memory: %.1f MB\n", ru.ru_maxrss / 1024.0);
+	json_object_put(doc);
+	json_object_put(back);
+	hmrf_state_destroy(&st);
+	hmrf_state_destroy(&st2);
+	free(acct);
+	free(jobs);
+	free(order);
+	return 0;
+}
