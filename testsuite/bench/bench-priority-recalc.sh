@@ -5,14 +5,20 @@
 #
 #   bench-priority-recalc.sh [JOBS [ACCOUNTS]]      (10000 100)
 #
+# Stock priority/multifactor recalculates only with slurmdbd (without it,
+# it starts no decay thread), so both clusters run with MariaDB and
+# slurmdbd on loopback and the ACCOUNTS accounts made with sacctmgr.  The
+# submission rate of the JOBS jobs is printed beside the recalculation.
+#
 # Each plugin gets a fresh 8-node cluster (select/cons_tres, no job_submit
 # plugin, sched/builtin so no backfill thread competes) and JOBS pending
 # jobs from ACCOUNTS accounts, held in a DOWN partition so that nothing
 # starts.  Both recalculate every 60 s (multifactor's PriorityCalcPeriod
-# cannot go lower).  Every slurmctld thread's on-CPU time is sampled from
-# /proc/PID/task/*/schedstat (nanoseconds) for 150 s; the thread that
-# works in periodic bursts the most is the recalculation thread, and each
-# burst is one recalculation.  Prints figures; asserts nothing.
+# cannot go lower).  gdb, attached once, finds the thread whose stack runs
+# in the priority plugin's .so (multifactor's decay thread, hmrf's
+# recalculation thread); that thread's on-CPU time is sampled from
+# /proc/PID/task/TID/schedstat (nanoseconds) for 150 s, and each burst of
+# work is one recalculation.  Prints figures; asserts nothing.
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,16 +34,23 @@ dir=
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
 
-# sample PID SECONDS: print "t tid ns" lines every 0.25 s.
+# plugin_thread PID NAME: the thread whose stack is in priority plugin NAME
+# (frames name its .so, or its source path when it has debug symbols).
+plugin_thread()
+{
+	gdb -p "$1" -batch -ex 'thread apply all bt' 2>/dev/null |
+		awk -v so="priority_$2.so" -v src="priority/$2/" '
+		/^Thread / { match($0, /LWP [0-9]+/); lwp = substr($0, RSTART + 4, RLENGTH - 4) }
+		index($0, so) || index($0, src) { print lwp; exit }'
+}
+
+# sample PID TID SECONDS: print "t tid ns" lines every 0.25 s.
 sample()
 {
-	local pid=$1 end=$((SECONDS + $2)) f
+	local f=/proc/$1/task/$2/schedstat end=$((SECONDS + $3)) ns
 	while [ $SECONDS -lt $end ]; do
-		for f in /proc/"$pid"/task/*/schedstat; do
-			read -r ns _ <"$f" 2>/dev/null || continue
-			t=${f%/schedstat}
-			echo "$(date +%s.%N) ${t##*/} $ns"
-		done
+		read -r ns _ <"$f" 2>/dev/null || return
+		echo "$(date +%s.%N) $2 $ns"
 		sleep 0.25
 	done
 }
@@ -69,11 +82,12 @@ bursts()
 
 run()
 {
-	local prio=$1 extra=$2 pid i t0
+	local prio=$1 extra=$2 pid tid i t0 rate n med max
 	dir=$(mktemp -d /tmp/horae-bench.XXXXXX)
 	hc_init "$dir" || return 1
 	HC_NODES=$(for i in 1 2 3 4 5 6 7 8; do echo "n$i 32 64000"; done) \
 	HC_PRIORITY=$prio HC_SELECT=select/cons_tres HC_JOBSUBMIT=none \
+	HC_ACCOUNTING=1 HC_ACCOUNTS=$(for ((i = 0; i < ACCOUNTS; i++)); do echo "acct$i:$((1 + i % 4))"; done) \
 	HC_EXTRA_CONF=$'PartitionName=hold Nodes=ALL State=DOWN\nSchedulerType=sched/builtin\nMaxJobCount=200000\n'"$extra" \
 	HC_HMRF_CONF=$'Period=60s\nWindow=sliding:7d' \
 		hc_start >/dev/null 2>&1 || { echo "cluster for $prio did not start" >&2; return 1; }
@@ -82,20 +96,28 @@ run()
 		sbatch -Q -p hold -A "acct$((i % ACCOUNTS))" -n $((1 + i % 16)) \
 			-t $((10 + i % 600)) -o /dev/null --wrap true >/dev/null
 	done
-	echo "  $prio: $JOBS jobs queued in $((SECONDS - t0)) s; sampling ${WINDOW} s" >&2
+	rate=$(awk -v n="$JOBS" -v s="$((SECONDS - t0))" 'BEGIN { printf "%.0f", s ? n / s : n }')
 	pid=$(cat "$HC_RUNDIR/pids/slurmctld.pid")
-	read -r n med max < <(sample "$pid" "$WINDOW" | bursts)
-	printf '%-22s %8s %14s %12s\n' "$prio" "$n" "$med" "$max"
+	tid=$(plugin_thread "$pid" "${prio#priority/}")
+	if [ -z "$tid" ]; then
+		printf '%-22s %10s %8s %14s %12s  %s\n' "$prio" "$rate" - - - \
+			"no recalculation thread found"
+	else
+		echo "  $prio: sampling thread $tid for ${WINDOW} s" >&2
+		read -r n med max < <(sample "$pid" "$tid" "$WINDOW" | bursts)
+		MEDIAN[$prio]=$med
+		printf '%-22s %10s %8s %14s %12s\n' "$prio" "$rate" "$n" "$med" "$max"
+	fi
 	hc_stop
 	rm -rf "$dir"
 	dir=
 }
 
-echo "Priority recalculation with $JOBS pending jobs of $ACCOUNTS accounts (CPU ms per cycle)"
-printf '%-22s %8s %14s %12s\n' plugin cycles median_ms max_ms
-hmrf=$(run priority/hmrf "" | tee /dev/stderr)
-mf=$(run priority/multifactor $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000')
-echo "$mf"
-awk -v h="$(echo "$hmrf" | awk '{print $3}')" -v m="$(echo "$mf" | awk '{print $3}')" \
-	'BEGIN { if (m > 0) printf "ratio hmrf/multifactor (median): %.2f\n", h / m }'
+echo "$JOBS pending jobs of $ACCOUNTS accounts: submissions/s, and CPU ms per full recalculation"
+printf '%-22s %10s %8s %14s %12s\n' plugin submit/s cycles median_ms max_ms
+declare -A MEDIAN
+run priority/hmrf ""
+run priority/multifactor $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000'
+awk -v h="${MEDIAN[priority/hmrf]:-0}" -v m="${MEDIAN[priority/multifactor]:-0}" \
+	'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/multifactor per recalculation (median CPU): %.2f\n", h / m }'
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(uname -r)"

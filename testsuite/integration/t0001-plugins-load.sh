@@ -7,13 +7,9 @@ set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
 . "$HERE/lib/cluster.sh"
-tap_require_root
-[ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
 
-dir=$(tap_rundir t0001)
-hc_init "$dir" || exit 1
-trap 'hc_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM
+hc_test_setup t0001
+dir=$HC_TEST_DIR
 cd "$dir" || exit 1
 log=$dir/log/slurmctld.log
 

@@ -9,14 +9,10 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
 . "$HERE/lib/cluster.sh"
 . "$HERE/lib/hmrf.sh"
-tap_require_root
-[ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
 
 PERIOD=2
-dir=$(tap_rundir t0012)
-hc_init "$dir" || exit 1
-trap 'hc_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM
+hc_test_setup t0012
+dir=$HC_TEST_DIR
 cd "$dir" || exit 1
 
 HC_HMRF_CONF=$"Window=none"$'\n'"Period=${PERIOD}s" hc_start

@@ -8,14 +8,10 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
 . "$HERE/lib/cluster.sh"
 . "$HERE/lib/hmrf.sh"
-tap_require_root
-[ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
 
 RUN=90
-dir=$(tap_rundir t0014)
-hc_init "$dir" || exit 1
-trap 'hc_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "$dir"' EXIT
-trap 'exit 130' INT TERM
+hc_test_setup t0014
+dir=$HC_TEST_DIR
 
 HC_NODES="big 16 16000" \
 HC_EXTRA_CONF=$'PartitionName=pa Nodes=ALL State=UP\nPartitionName=pb Nodes=ALL State=UP' \

@@ -23,6 +23,10 @@
 #   HC_EXTRA_CONF   lines appended to slurm.conf
 #   HC_HMRF_CONF    content of hmrf.conf (priority/hmrf's settings); unset:
 #                   no file, the plugin's defaults
+#   HC_ACCOUNTING   1: also run MariaDB and slurmdbd (on loopback, files
+#                   under the run directory) and account through them
+#   HC_ACCOUNTS     with HC_ACCOUNTING, the accounts to create with
+#                   sacctmgr: "name:fairshare ..." (user root joins each)
 #   HC_DEBUG        SlurmctldDebug (default: info)
 #
 # Every daemon is started in its own session and its PID recorded under
@@ -37,6 +41,21 @@ HC_SBIN=${HC_SBIN:-/usr/sbin}
 HC_STOCK_PLUGINDIR=${HC_STOCK_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 
 hc_log() { echo "# cluster: $*" >&2; }
+
+# hc_test_setup NAME: for an integration test with one cluster (tap.sh
+# sourced): skip unless root with our plugins built, make a run directory
+# HC_TEST_DIR, and on exit tear the cluster down and, when every check
+# passed, remove the directory.
+hc_test_setup()
+{
+	tap_require_root
+	[ -n "${HORAE_PLUGINDIR:-}" ] ||
+		tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
+	HC_TEST_DIR=$(tap_rundir "$1")
+	hc_init "$HC_TEST_DIR" || exit 1
+	trap 'hc_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "$HC_TEST_DIR"' EXIT
+	trap 'exit 130' INT TERM
+}
 
 # hc_init RUNDIR: choose the run directory and the ports; export SLURM_CONF.
 hc_init()
@@ -78,17 +97,21 @@ _hc_port_free()
 }
 
 # Ports derive from the run directory; the first slot with all ports free
-# wins, so two clusters never share a port.
+# wins, so two clusters never share a port.  Slots lie below the kernel's
+# ephemeral range, where no outgoing connection can take them meanwhile.
 _hc_pick_ports()
 {
-	local n h slot p ok i
+	local n h slot p ok i eph slots
 	n=$(_hc_nodes | wc -l)
 	h=$(printf '%s' "$HC_RUNDIR" | cksum | cut -d' ' -f1)
-	for ((i = 0; i < 400; i++)); do
-		slot=$(((h + i) % 400))
-		p=$((20000 + slot * 100))
+	read -r eph _ </proc/sys/net/ipv4/ip_local_port_range
+	slots=$(((eph - 10000) / 100))
+	[ "$slots" -ge 20 ] || { hc_log "ephemeral ports start at $eph: no room below"; return 1; }
+	for ((i = 0; i < slots; i++)); do
+		slot=$(((h + i) % slots))
+		p=$((10000 + slot * 100))
 		ok=1
-		for ((k = 0; k <= n; k++)); do
+		for k in $(seq 0 "$n") 98 99; do
 			_hc_port_free $((p + k)) || { ok=0; break; }
 		done
 		if [ $ok = 1 ]; then
@@ -123,6 +146,7 @@ _hc_profile()
 hc_write_conf()
 {
 	local plugindir=$HC_STOCK_PLUGINDIR ours=${HC_PLUGINDIR:-${HORAE_PLUGINDIR:-}}
+	local acct
 	local i=0 name cpus mem feat line
 
 	_hc_profile || return 1
@@ -131,7 +155,13 @@ hc_write_conf()
 		[ -d "$ours" ] || { hc_log "plugin dir $ours missing"; return 1; }
 		plugindir=$plugindir:$ours
 	fi
+	if [ "${HC_ACCOUNTING:-0}" = 1 ]; then
+		acct="AccountingStorageType=accounting_storage/slurmdbd\\nAccountingStorageHost=127.0.0.1\\nAccountingStoragePort=$((HC_CTLD_PORT + 99))\\nAccountingStoragePass=$HC_RUNDIR/munge/munge.socket.2"
+	else
+		acct="AccountingStorageType=accounting_storage/none"
+	fi
 	sed -e "s|@RUNDIR@|$HC_RUNDIR|g" -e "s|@CLUSTER@|$HC_CLUSTER|g" \
+	    -e "s|@ACCOUNTING@|$acct|" \
 	    -e "s|@HOST@|$(hostname -s)|g" -e "s|@CTLD_PORT@|$HC_CTLD_PORT|g" \
 	    -e "s|@PLUGINDIR@|$plugindir|g" -e "s|@SELECT@|$_p_sel|g" \
 	    -e "s|@PRIORITY@|$_p_prio|g" -e "s|@DEBUG@|${HC_DEBUG:-info}|g" \
@@ -158,9 +188,16 @@ hc_write_conf()
 # The command line of a process, NULs as spaces; empty if it is gone.
 _hc_cmdline() { { tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null; }
 
-# True when PID is alive and its command line names our run directory, so a
-# recycled PID is never signalled.
-_hc_ours() { [ -n "$1" ] && _hc_cmdline "$1" | grep -qF "$HC_RUNDIR"; }
+# True when PID is alive and its command line names our run directory (or,
+# for slurmdbd, which takes no config path, its environment names our
+# slurm.conf), so a recycled PID is never signalled.
+_hc_ours()
+{
+	[ -n "$1" ] || return 1
+	_hc_cmdline "$1" | grep -qF "$HC_RUNDIR" ||
+		{ tr '\0' '\n' <"/proc/$1/environ"; } 2>/dev/null |
+		grep -qxF "SLURM_CONF=$HC_CONF"
+}
 
 _hc_record() { echo "$2" >"$HC_RUNDIR/pids/$1.pid"; }
 
@@ -185,6 +222,83 @@ _hc_start_munge()
 	done
 	_hc_ours "$pid" || { hc_log "munged did not start"; return 1; }
 	_hc_record munged "$pid"
+}
+
+# MariaDB in RUNDIR/db on port CTLD+98, with a user for slurmdbd.
+_hc_start_mariadb()
+{
+	local d=$HC_RUNDIR/db port=$((HC_CTLD_PORT + 98)) pid
+	if [ ! -d "$d/mysql" ]; then
+		mkdir -p "$d"
+		mariadb-install-db --no-defaults --user=root --datadir="$d" \
+			--auth-root-authentication-method=socket \
+			>"$HC_RUNDIR/log/mariadb-install.log" 2>&1 ||
+			{ hc_log "mariadb-install-db failed"; return 1; }
+	fi
+	setsid /usr/sbin/mariadbd --no-defaults --user=root --datadir="$d" \
+		--socket="$HC_RUNDIR/mysql.sock" --port="$port" \
+		--bind-address=127.0.0.1 --pid-file="$HC_RUNDIR/mariadb.pid" \
+		--log-error="$HC_RUNDIR/log/mariadb.log" --skip-name-resolve \
+		--innodb-buffer-pool-size=64M </dev/null >/dev/null 2>&1 &
+	_hc_record mariadb $!
+	for _ in $(seq 100); do
+		[ -S "$HC_RUNDIR/mysql.sock" ] && break
+		sleep 0.1
+	done
+	mysql --no-defaults -S "$HC_RUNDIR/mysql.sock" -u root -e \
+		"CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY 'horae';
+		 GRANT ALL ON *.* TO 'slurm'@'127.0.0.1';" ||
+		{ hc_log "MariaDB did not start: $(tail -3 "$HC_RUNDIR/log/mariadb.log")"; return 1; }
+}
+
+# slurmdbd on port CTLD+99 over that MariaDB; its conf beside slurm.conf.
+_hc_start_slurmdbd()
+{
+	local conf=$HC_RUNDIR/slurmdbd.conf port=$((HC_CTLD_PORT + 99))
+	cat >"$conf" <<DBD
+AuthType=auth/munge
+AuthInfo=socket=$HC_RUNDIR/munge/munge.socket.2
+DbdAddr=127.0.0.1
+DbdHost=$(hostname -s)
+DbdPort=$port
+SlurmUser=root
+LogFile=$HC_RUNDIR/log/slurmdbd.log
+PidFile=$HC_RUNDIR/slurmdbd.pid
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=$((HC_CTLD_PORT + 98))
+StorageUser=slurm
+StoragePass=horae
+StorageLoc=slurm_acct_db
+DBD
+	chmod 600 "$conf"
+	_hc_daemon slurmdbd /usr/sbin/slurmdbd -D
+	for _ in $(seq 150); do
+		_hc_port_free "$port" || return 0
+		_hc_ours "$(cat "$HC_RUNDIR/pids/slurmdbd.pid")" ||
+			{ hc_log "slurmdbd died: $(tail -3 "$HC_RUNDIR/log/slurmdbd.log")"; return 1; }
+		sleep 0.2
+	done
+	hc_log "slurmdbd did not listen on $port"
+	return 1
+}
+
+# The cluster, its accounts (HC_ACCOUNTS "name:fairshare ..."), and root in
+# each of them.
+_hc_make_accounts()
+{
+	local a names=
+	sacctmgr -i -Q add cluster "$HC_CLUSTER" >/dev/null ||
+		{ hc_log "sacctmgr add cluster failed"; return 1; }
+	for a in ${HC_ACCOUNTS:-}; do
+		sacctmgr -i -Q add account "${a%%:*}" cluster="$HC_CLUSTER" \
+			fairshare="${a#*:}" >/dev/null ||
+			{ hc_log "sacctmgr add account $a failed"; return 1; }
+		names+=${names:+,}${a%%:*}
+	done
+	[ -z "$names" ] || sacctmgr -i -Q add user root account="$names" \
+		cluster="$HC_CLUSTER" >/dev/null ||
+		{ hc_log "sacctmgr add user failed"; return 1; }
 }
 
 # _hc_daemon NAME CMD...: start CMD in its own session, record its PID.
@@ -221,6 +335,10 @@ hc_start()
 	mkdir -p "$HC_RUNDIR"/{log,state,spool}
 	hc_write_conf || return 1
 	_hc_start_munge || return 1
+	if [ "${HC_ACCOUNTING:-0}" = 1 ]; then
+		_hc_start_mariadb && _hc_start_slurmdbd && _hc_make_accounts ||
+			return 1
+	fi
 	hc_start_slurmctld
 	# slurmd daemons that cannot register linger ~10 s on SIGTERM: start
 	# them only once slurmctld answers, and fail fast if it died.
@@ -301,7 +419,7 @@ hc_kill_ctld()
 # Stop the PIDs recorded under pids/, slurm daemons first, munged last.
 _hc_stop_recorded()
 {
-	local f pid pids=() munge=
+	local f pid pids=() late=() munge=
 	[ -d "$HC_RUNDIR/pids" ] || return 0
 	for f in "$HC_RUNDIR"/pids/*.pid; do
 		[ -e "$f" ] || continue
@@ -309,11 +427,13 @@ _hc_stop_recorded()
 		if _hc_ours "$pid"; then
 			case "$f" in
 			*/munged.pid) munge=$pid ;;
+			*/slurmdbd.pid | */mariadb.pid) late+=("$pid") ;;
 			*) pids+=("$pid") ;;
 			esac
 		fi
 	done
 	_hc_term 10 "${pids[@]}"
+	_hc_term 10 "${late[@]}"
 	_hc_sweep
 	[ -n "$munge" ] && _hc_term 5 "$munge"
 	rm -f "$HC_RUNDIR"/pids/*.pid

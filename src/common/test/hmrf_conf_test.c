@@ -3,6 +3,8 @@
  * good and bad values, accounts, and the cross-key checks.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,17 +138,11 @@ int main(void)
 {
 	Suite *s = suite_create("hmrf_conf");
 	TCase *tc = tcase_create("conf");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_defaults);
 	tcase_add_loop_test(tc, test_keys, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, test_accounts);
 	tcase_add_test(tc, test_finish);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

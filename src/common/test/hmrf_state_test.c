@@ -4,6 +4,8 @@
  * refused with the field named.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,15 +119,9 @@ int main(void)
 {
 	Suite *s = suite_create("hmrf_state");
 	TCase *tc = tcase_create("hmrf_state");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_roundtrip_through_file);
 	tcase_add_test(tc, test_bad_documents);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

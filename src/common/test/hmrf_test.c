@@ -6,6 +6,8 @@
  * 2:1 aggregate; the starvation timeout; the borrow limit.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -473,8 +475,6 @@ int main(void)
 {
 	Suite *s = suite_create("hmrf");
 	TCase *tc = tcase_create("badargs");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_badargs);
 	tcase_add_test(tc, test_policy_names);
@@ -498,9 +498,5 @@ int main(void)
 	tcase_add_test(tc, test_order_within_account);
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

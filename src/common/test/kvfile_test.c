@@ -4,6 +4,8 @@
  * hmrf_conf_read(), which reports bad settings the same way.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,8 +151,6 @@ int main(void)
 {
 	Suite *s = suite_create("kvfile");
 	TCase *tc = tcase_create("kvfile");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, NULL, _teardown);
 	tcase_add_test(tc, test_syntax);
@@ -159,9 +159,5 @@ int main(void)
 	tcase_add_loop_test(tc, test_hmrf_conf_read, 0,
 			    sizeof(confs) / sizeof(confs[0]));
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

@@ -4,6 +4,8 @@
  * bound), bounded memory, L -> 0, and JSON round trips.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -318,8 +320,6 @@ int main(void)
 {
 	Suite *s = suite_create("ledger");
 	TCase *tc = tcase_create("badargs");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_badargs);
 	suite_add_tcase(s, tc);
@@ -338,9 +338,5 @@ int main(void)
 			    sizeof(bad_json) / sizeof(bad_json[0]));
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

@@ -3,6 +3,8 @@
  * indices, and many names through several growths.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,16 +68,10 @@ int main(void)
 {
 	Suite *s = suite_create("names");
 	TCase *tc = tcase_create("names");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_badargs);
 	tcase_add_test(tc, test_indices);
 	tcase_add_test(tc, test_many);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

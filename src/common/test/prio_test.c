@@ -3,6 +3,8 @@
  * the rank factor.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -62,16 +64,10 @@ int main(void)
 {
 	Suite *s = suite_create("prio");
 	TCase *tc = tcase_create("prio");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_rank_factor);
 	tcase_add_test(tc, test_sum);
 	tcase_add_test(tc, test_clamps);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

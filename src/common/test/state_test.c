@@ -4,6 +4,8 @@
  * files rejected with a clear error and the fallback used.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -210,8 +212,6 @@ int main(void)
 {
 	Suite *s = suite_create("state");
 	TCase *tc = tcase_create("badargs");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, _setup, _teardown);
 	tcase_add_test(tc, test_badargs);
@@ -225,9 +225,5 @@ int main(void)
 	tcase_add_test(tc, test_crash_between_renames);
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }

@@ -3,6 +3,8 @@
  * malformed strings, formatting, arithmetic and dominant shares.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -311,11 +313,5 @@ static Suite *_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(_suite());
 }

@@ -2,6 +2,8 @@
  * window_test.c - Check tests of window.c: durations, window specs, bounds.
  */
 #include <check.h>
+
+#include "check_run.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -138,8 +140,6 @@ int main(void)
 {
 	Suite *s = suite_create("window");
 	TCase *tc = tcase_create("badargs");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_badargs);
 	suite_add_tcase(s, tc);
@@ -154,9 +154,5 @@ int main(void)
 	tcase_add_test(tc, test_start);
 	suite_add_tcase(s, tc);
 
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(s);
 }
