@@ -1,0 +1,145 @@
+/*
+ * placement.c - node scoring for placement.  See placement.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "placement.h"
+
+static const char *const names[] = {
+	[PLACE_FIRST_FIT] = "first-fit", [PLACE_BEST_FIT] = "best-fit",
+	[PLACE_AFFINITY] = "affinity",	 [PLACE_RPSDSF] = "rpsdsf",
+	[PLACE_EUNOMIA] = "eunomia",
+};
+#define NNAMES (sizeof(names) / sizeof(names[0]))
+
+int place_policy_parse(const char *str, place_policy_t *out, horae_err_t *err)
+{
+	for (size_t i = 0; str && out && i < NNAMES; i++) {
+		if (!strcmp(str, names[i])) {
+			*out = (place_policy_t)i;
+			return 0;
+		}
+	}
+	return err_set(err, -EINVAL,
+		       "unknown placement '%s' (use first-fit, best-fit, affinity, rpsdsf or eunomia)",
+		       str ? str : "");
+}
+
+const char *place_policy_name(place_policy_t policy)
+{
+	return (size_t)policy < NNAMES ? names[policy] : "unknown";
+}
+
+/* The reference resource of DRFH's H: the first one the task demands. */
+static int _ref(const tres_vec_t *d)
+{
+	for (int r = 0; r < TRES_MAX; r++)
+		if (d->v[r] > 0)
+			return r;
+	return -1;
+}
+
+static double _share(const tres_vec_t *v, const tres_vec_t *cap, int r)
+{
+	return cap->v[r] > 0 ? v->v[r] / cap->v[r] : 0;
+}
+
+static double _best_fit(const place_request_t *q, const place_node_t *node)
+{
+	int ref = _ref(&q->demand);
+	double d1, c1, h = 0;
+
+	if (ref < 0)
+		return 0;
+	d1 = _share(&q->demand, &q->capacity, ref);
+	c1 = _share(&node->idle, &q->capacity, ref);
+	if (d1 <= 0 || c1 <= 0)
+		return INFINITY;
+	for (int r = 0; r < TRES_MAX; r++)
+		if (q->capacity.v[r] > 0)
+			h += fabs(_share(&q->demand, &q->capacity, r) / d1 -
+				  _share(&node->idle, &q->capacity, r) / c1);
+	return h;
+}
+
+static double _affinity(const place_request_t *q, const place_node_t *node)
+{
+	double dot = 0;
+
+	for (int r = 0; r < TRES_MAX; r++)
+		dot += _share(&q->demand, &q->capacity, r) *
+		       _share(&node->idle, &q->capacity, r);
+	return -dot;
+}
+
+static double _rpsdsf(const place_request_t *q, const place_node_t *node)
+{
+	double s = 0;
+
+	for (int r = 0; r < TRES_MAX; r++)
+		if (q->demand.v[r] > 0)
+			s = fmax(s, q->demand.v[r] / node->idle.v[r]);
+	return s;
+}
+
+/* Speed decides; best-fit, scaled below one speed step, breaks ties. */
+static double _eunomia(const place_request_t *q, const place_node_t *node)
+{
+	double tie = _best_fit(q, node);
+
+	tie = isfinite(tie) ? tie / (1.0 + tie) * 1e-3 : 1e-3;
+	if (q->progress_gap > 0)
+		return -node->speed + tie;
+	if (q->progress_gap < 0)
+		return node->speed + tie;
+	return tie;
+}
+
+int place_score(place_policy_t policy, const place_request_t *req,
+		const place_node_t *nodes, size_t n, double *scores,
+		horae_err_t *err)
+{
+	if (!req || (n && (!nodes || !scores)))
+		return err_set(err, -EINVAL, "placement: missing arguments");
+	if ((size_t)policy >= NNAMES)
+		return err_set(err, -EINVAL, "placement: unknown policy %d",
+			       (int)policy);
+	for (size_t i = 0; i < n; i++) {
+		const place_node_t *node = &nodes[i];
+
+		if (!tres_fits(&req->demand, &node->idle)) {
+			scores[i] = INFINITY;
+			continue;
+		}
+		switch (policy) {
+		case PLACE_FIRST_FIT:
+			scores[i] = (double)i;
+			break;
+		case PLACE_BEST_FIT:
+			scores[i] = _best_fit(req, node);
+			break;
+		case PLACE_AFFINITY:
+			scores[i] = _affinity(req, node);
+			break;
+		case PLACE_RPSDSF:
+			scores[i] = _rpsdsf(req, node);
+			break;
+		case PLACE_EUNOMIA:
+			scores[i] = _eunomia(req, node);
+			break;
+		}
+	}
+	return 0;
+}
+
+int place_best(const double *scores, size_t n)
+{
+	int best = -1;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(scores[i]) && (best < 0 || scores[i] < scores[best]))
+			best = (int)i;
+	return best;
+}

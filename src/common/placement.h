@@ -1,0 +1,68 @@
+/*
+ * placement.h - which node a job (or one task of it) should go to: pure
+ * scoring functions over candidate nodes, lowest score best, +INFINITY
+ * where the demand does not fit.  How we read the papers:
+ * shared/DESIGN.md, "Eunomia".
+ *
+ *   first-fit  the first node that fits (score = position)
+ *   best-fit   DRFH's H(i,l) = ||D_i/D_i1 - c_l/c_l1||_1 over shares of the
+ *              cluster's capacity: the node whose idle resources are most
+ *              alike the demand (DRFH, eq. 9)
+ *   affinity   MRYARN: the largest dot product of demand and idle
+ *              resources (both as shares of the cluster's capacity)
+ *   rpsdsf     the smallest residual per-server dominant share
+ *              max_r d_r / idle_r (rPSDSF's server criterion)
+ *   eunomia    steer by speed: an account below its fair progress share to
+ *              the fastest node, one above it to the slowest; best-fit
+ *              breaks ties
+ */
+#ifndef HORAE_PLACEMENT_H
+#define HORAE_PLACEMENT_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "tres.h"
+
+typedef enum place_policy {
+	PLACE_FIRST_FIT = 0,
+	PLACE_BEST_FIT,
+	PLACE_AFFINITY,
+	PLACE_RPSDSF,
+	PLACE_EUNOMIA,
+} place_policy_t;
+
+/*
+ * Parse "first-fit", "best-fit", "affinity", "rpsdsf" or "eunomia".
+ * Returns 0 or -EINVAL with err listing the names; *out untouched.
+ */
+int place_policy_parse(const char *str, place_policy_t *out, horae_err_t *err);
+
+/* The name place_policy_parse() reads, or "unknown". */
+const char *place_policy_name(place_policy_t policy);
+
+typedef struct place_node {
+	tres_vec_t idle;  /* what the node has free now */
+	double speed;	  /* speed factor (speed.h) */
+} place_node_t;
+
+typedef struct place_request {
+	tres_vec_t demand;   /* what the task needs on one node */
+	tres_vec_t capacity; /* the cluster's, to turn amounts into shares */
+	/* eunomia: > 0 the account is below its fair progress share (gets
+	 * faster nodes), < 0 above it (slower nodes), 0 at it. */
+	double progress_gap;
+} place_request_t;
+
+/*
+ * Score nodes[0..n) for req under policy into scores[0..n).
+ * Returns 0, or -EINVAL (err says which argument) with scores untouched.
+ */
+int place_score(place_policy_t policy, const place_request_t *req,
+		const place_node_t *nodes, size_t n, double *scores,
+		horae_err_t *err);
+
+/* Index of the lowest finite score (the first on ties), or -1. */
+int place_best(const double *scores, size_t n);
+
+#endif /* HORAE_PLACEMENT_H */

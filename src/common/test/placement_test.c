@@ -1,0 +1,279 @@
+/*
+ * placement_test.c - Check tests of placement.c and eunomia.c: the
+ * examples of the papers, reproduced by progressive filling over the
+ * scorers.  psdsf-progressive-filling.md: rPSDSF places 42 tasks, 19 and
+ * 2 / 2 and 19.  DRFH Fig. 1: best-fit places 10 tasks of each user where
+ * first-fit and per-server DRF place 6.  Eunomia Fig. 1: Alice's progress
+ * share 2/8, 3/8, 4/8 as Machine 2's CPUs are given.
+ */
+#include <check.h>
+
+#include "check_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "../eunomia.h"
+#include "../placement.h"
+
+static tres_vec_t _v(double a, double b)
+{
+	tres_vec_t v;
+
+	tres_zero(&v);
+	v.v[0] = a;
+	v.v[1] = b;
+	return v;
+}
+
+START_TEST(test_badargs)
+{
+	place_request_t q = { 0 };
+	place_node_t n = { 0 };
+	double s = 7;
+	horae_err_t err;
+	place_policy_t p = PLACE_AFFINITY;
+
+	ck_assert_int_eq(place_score(PLACE_BEST_FIT, NULL, &n, 1, &s, &err),
+			 -EINVAL);
+	ck_assert_int_eq(place_score(PLACE_BEST_FIT, &q, NULL, 1, &s, &err),
+			 -EINVAL);
+	ck_assert_int_eq(place_score((place_policy_t)9, &q, &n, 1, &s, &err),
+			 -EINVAL);
+	ck_assert_double_eq(s, 7);
+	ck_assert_int_eq(place_policy_parse("random", &p, &err), -EINVAL);
+	ck_assert(strstr(err.text, "unknown placement 'random' (use first-fit"));
+	ck_assert_int_eq(p, PLACE_AFFINITY);
+	ck_assert_int_eq(place_policy_parse("rpsdsf", &p, &err), 0);
+	ck_assert_str_eq(place_policy_name(p), "rpsdsf");
+	ck_assert_int_eq(place_best(NULL, 0), -1);
+}
+END_TEST
+
+/* rPSDSF: frameworks and servers chosen jointly, the smallest x_n times
+ * the framework's residual dominant share on the server first. */
+START_TEST(test_rpsdsf_example)
+{
+	tres_vec_t d[2] = { _v(5, 1), _v(1, 5) };
+	place_node_t nodes[2] = { { _v(100, 30), 1 }, { _v(30, 100), 1 } };
+	place_request_t q = { 0 };
+	int x[2][2] = { { 0 } }, placed = 0;
+	double s[2];
+
+	q.capacity = _v(130, 130);
+	for (;;) {
+		int bn = -1, bi = -1;
+		double bk = INFINITY, bs = INFINITY;
+
+		for (int n = 0; n < 2; n++) {
+			q.demand = d[n];
+			ck_assert_int_eq(place_score(PLACE_RPSDSF, &q, nodes, 2,
+						     s, NULL), 0);
+			for (int i = 0; i < 2; i++) {
+				double k = (x[n][0] + x[n][1]) * s[i];
+
+				if (!isfinite(s[i]))
+					continue;
+				if (k < bk || (k == bk && s[i] < bs)) {
+					bk = k, bs = s[i], bn = n, bi = i;
+				}
+			}
+		}
+		if (bn < 0)
+			break;
+		x[bn][bi]++;
+		placed++;
+		tres_sub(&nodes[bi].idle, &d[bn]);
+	}
+	ck_assert_msg(x[0][0] == 19 && x[0][1] == 2 && x[1][0] == 2 &&
+			      x[1][1] == 19,
+		      "got %d %d / %d %d", x[0][0], x[0][1], x[1][0], x[1][1]);
+	ck_assert_int_eq(placed, 42);
+}
+END_TEST
+
+/* DRFH: the user with the lowest global dominant share goes next, to the
+ * node the placement policy picks; a user whose task fits nowhere stops. */
+static void _drfh(place_policy_t policy, int x[2][2])
+{
+	tres_vec_t d[2] = { _v(0.2, 1), _v(1, 0.2) }, use[2];
+	place_node_t nodes[2] = { { _v(2, 12), 1 }, { _v(12, 2), 1 } };
+	place_request_t q = { 0 };
+	int blocked[2] = { 0, 0 };
+	double s[2];
+
+	q.capacity = _v(14, 14);
+	memset(x, 0, sizeof(int[2][2]));
+	for (;;) {
+		int u = -1, i;
+
+		for (int n = 0; n < 2; n++) {
+			use[n] = d[n];
+			tres_scale(&use[n], x[n][0] + x[n][1]);
+			if (!blocked[n] &&
+			    (u < 0 || tres_dominant_share(&use[n], &q.capacity,
+							  NULL) <
+					      tres_dominant_share(&use[u],
+								  &q.capacity,
+								  NULL)))
+				u = n;
+		}
+		if (u < 0)
+			break;
+		q.demand = d[u];
+		ck_assert_int_eq(place_score(policy, &q, nodes, 2, s, NULL), 0);
+		i = place_best(s, 2);
+		if (i < 0) {
+			blocked[u] = 1;
+			continue;
+		}
+		x[u][i]++;
+		tres_sub(&nodes[i].idle, &d[u]);
+	}
+}
+
+START_TEST(test_drfh_best_fit)
+{
+	int x[2][2];
+
+	_drfh(PLACE_BEST_FIT, x);
+	ck_assert_msg(x[0][0] == 10 && x[0][1] == 0 && x[1][0] == 0 &&
+			      x[1][1] == 10,
+		      "best-fit: %d %d / %d %d", x[0][0], x[0][1], x[1][0],
+		      x[1][1]);
+	_drfh(PLACE_FIRST_FIT, x);
+	ck_assert_msg(x[0][0] + x[0][1] == 6 && x[1][0] + x[1][1] == 6,
+		      "first-fit: %d %d / %d %d", x[0][0], x[0][1], x[1][0],
+		      x[1][1]);
+}
+END_TEST
+
+/* Per-server DRF (the naive generalisation DRFH improves on): DRF within
+ * each server alone.  A reference for the comparison, not a policy of ours. */
+START_TEST(test_drfh_per_server_drf)
+{
+	tres_vec_t d[2] = { _v(0.2, 1), _v(1, 0.2) };
+	tres_vec_t cap[2] = { _v(2, 12), _v(12, 2) };
+	int total[2] = { 0, 0 };
+
+	for (int i = 0; i < 2; i++) {
+		tres_vec_t used, share[2];
+		int x[2] = { 0, 0 }, blocked[2] = { 0, 0 };
+
+		tres_zero(&used);
+		for (;;) {
+			int u = -1;
+
+			for (int n = 0; n < 2; n++) {
+				share[n] = d[n];
+				tres_scale(&share[n], x[n]);
+				if (!blocked[n] &&
+				    (u < 0 ||
+				     tres_dominant_share(&share[n], &cap[i], NULL) <
+					     tres_dominant_share(&share[u], &cap[i],
+								 NULL)))
+					u = n;
+			}
+			if (u < 0)
+				break;
+			tres_vec_t after = used;
+			tres_add(&after, &d[u]);
+			if (!tres_fits(&after, &cap[i])) {
+				blocked[u] = 1;
+				continue;
+			}
+			used = after;
+			x[u]++;
+		}
+		total[0] += x[0];
+		total[1] += x[1];
+	}
+	ck_assert_int_eq(total[0], 6);
+	ck_assert_int_eq(total[1], 6);
+}
+END_TEST
+
+START_TEST(test_affinity_and_eunomia)
+{
+	place_node_t nodes[3] = { { _v(2, 2), 1.0 },
+				  { _v(4, 4), 3.0 },
+				  { _v(3, 3), 1.5 } };
+	place_request_t q = { 0 };
+	double s[3];
+
+	q.capacity = _v(9, 9);
+	q.demand = _v(1, 1);
+	place_score(PLACE_AFFINITY, &q, nodes, 3, s, NULL);
+	ck_assert_int_eq(place_best(s, 3), 1); /* most idle resources */
+	place_score(PLACE_RPSDSF, &q, nodes, 3, s, NULL);
+	ck_assert_int_eq(place_best(s, 3), 1); /* smallest residual share */
+	place_score(PLACE_FIRST_FIT, &q, nodes, 3, s, NULL);
+	ck_assert_int_eq(place_best(s, 3), 0);
+	q.progress_gap = 0.5; /* below fair: the fastest node */
+	place_score(PLACE_EUNOMIA, &q, nodes, 3, s, NULL);
+	ck_assert_int_eq(place_best(s, 3), 1);
+	q.progress_gap = -0.5; /* above fair: the slowest node */
+	place_score(PLACE_EUNOMIA, &q, nodes, 3, s, NULL);
+	ck_assert_int_eq(place_best(s, 3), 0);
+	/* A node where the demand does not fit is never chosen. */
+	q.demand = _v(3.5, 1);
+	place_score(PLACE_EUNOMIA, &q, nodes, 3, s, NULL);
+	ck_assert(isinf(s[0]) && isinf(s[2]));
+	ck_assert_int_eq(place_best(s, 3), 1);
+	q.demand = _v(5, 1);
+	place_score(PLACE_BEST_FIT, &q, nodes, 3, s, NULL);
+	ck_assert_int_eq(place_best(s, 3), -1);
+}
+END_TEST
+
+/* Eunomia Fig. 1: machines 1, 2 of 2 CPUs at speed 1, machine 3 of 2 CPUs
+ * at speed 2; Alice may use machines 1-2, Bob 2-3.  Either, alone and
+ * unconstrained, would get 2*1 + 2*1 + 2*2 = 8 per unit of time. */
+START_TEST(test_eunomia_fig1)
+{
+	const double monopoly = 8;
+	double alice = 2 * 1, bob = 2 * 2; /* Fig. 1c: M1 to Alice, M3 to Bob */
+	double want[] = { 2.0 / 8, 3.0 / 8, 4.0 / 8 };
+
+	ck_assert_double_eq_tol(eunomia_progress_share(alice, monopoly, 1),
+				want[0], 1e-12);
+	ck_assert_double_eq_tol(eunomia_progress_share(bob, monopoly, 1), 0.5,
+				1e-12);
+	/* Machine 2's CPUs go, one at a time, to the lowest progress share
+	 * whose constraints machine 2 meets (both): Alice twice. */
+	for (int cpu = 0; cpu < 2; cpu++) {
+		double sa = eunomia_progress_share(alice, monopoly, 1);
+		double sb = eunomia_progress_share(bob, monopoly, 1);
+
+		ck_assert(sa < sb);
+		alice += 1 * 1;
+		ck_assert_double_eq_tol(
+			eunomia_progress_share(alice, monopoly, 1),
+			want[cpu + 1], 1e-12);
+	}
+	ck_assert_double_eq(eunomia_progress_share(alice, monopoly, 1),
+			    eunomia_progress_share(bob, monopoly, 1));
+	/* Weights divide; nonsense gives 0, not a division by zero. */
+	ck_assert_double_eq(eunomia_progress_share(4, 8, 2), 0.25);
+	ck_assert_double_eq(eunomia_progress_share(4, 0, 1), 0);
+	ck_assert_double_eq(eunomia_gap(0.25, 0.5), 0.5);
+	ck_assert_double_eq(eunomia_gap(0.75, 0.5), -0.5);
+	ck_assert_double_eq(eunomia_gap(0.75, 0), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("placement");
+	TCase *tc = tcase_create("placement");
+
+	tcase_add_test(tc, test_badargs);
+	tcase_add_test(tc, test_rpsdsf_example);
+	tcase_add_test(tc, test_drfh_best_fit);
+	tcase_add_test(tc, test_drfh_per_server_drf);
+	tcase_add_test(tc, test_affinity_and_eunomia);
+	tcase_add_test(tc, test_eunomia_fig1);
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}
