@@ -24,4 +24,36 @@ double eunomia_progress_share(double progress, double monopoly,
  */
 double eunomia_gap(double share, double fair);
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "err.h"
+
+typedef struct eunomia_account {
+	double weight;	 /* contribution w_i, > 0 */
+	double progress; /* accumulated progress in the window (CPU x speed x s) */
+} eunomia_account_t;
+
+typedef struct eunomia_job {
+	int account;
+	double rate;	 /* progress per second while it runs: CPUs x speed */
+	double duration; /* expected run time, s */
+	bool runnable;	 /* the free nodes meet its constraints now */
+} eunomia_job_t;
+
+/*
+ * Online Eunomia order: runnable jobs before the others; within each
+ * group, the account with the lowest progress share first, each picked
+ * job's rate x duration charged to its account before the next pick (an
+ * account's jobs keep their order).  monopoly is the progress the whole
+ * cluster would deliver to one account over the window, the denominator
+ * of every share.  This is LT-AF over a single "progress" resource, so it
+ * is hmrf_rank() underneath.  order receives njobs indices.
+ * Returns 0, -EINVAL (err says what) or -ENOMEM; order untouched on
+ * failure.
+ */
+int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,
+		 const eunomia_job_t *jobs, size_t njobs, size_t *order,
+		 horae_err_t *err);
+
 #endif /* HORAE_EUNOMIA_H */

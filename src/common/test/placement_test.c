@@ -263,6 +263,32 @@ START_TEST(test_eunomia_fig1)
 }
 END_TEST
 
+/* Online order: runnable jobs first; lowest progress share first, with
+ * each pick charged before the next. */
+START_TEST(test_eunomia_rank)
+{
+	eunomia_account_t a[3] = { { 1, 20 }, { 1, 10 }, { 2, 30 } };
+	eunomia_job_t j[5] = {
+		{ 0, 1, 10, true },  { 1, 1, 10, true }, { 1, 1, 10, true },
+		{ 2, 1, 10, true },  { 1, 1, 10, false },
+	};
+	size_t order[5] = { 9, 9, 9, 9, 9 };
+	horae_err_t err;
+
+	/* Shares per weight: a0 20, a1 10, a2 15 (30 / 2).  a1 first (10),
+	 * then a2 (15) and a1 again (20 after its first pick, ties with a0:
+	 * lower index first: a0), then a1; the non-runnable job last. */
+	ck_assert_int_eq(eunomia_rank(a, 3, 100, j, 5, order, &err), 0);
+	ck_assert_uint_eq(order[0], 1);
+	ck_assert_uint_eq(order[1], 3);
+	ck_assert_uint_eq(order[2], 0);
+	ck_assert_uint_eq(order[3], 2);
+	ck_assert_uint_eq(order[4], 4);
+	ck_assert_int_eq(eunomia_rank(a, 3, 0, j, 5, order, &err), -EINVAL);
+	ck_assert(strstr(err.text, "monopoly progress 0 must be > 0"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("placement");
@@ -274,6 +300,7 @@ int main(void)
 	tcase_add_test(tc, test_drfh_per_server_drf);
 	tcase_add_test(tc, test_affinity_and_eunomia);
 	tcase_add_test(tc, test_eunomia_fig1);
+	tcase_add_test(tc, test_eunomia_rank);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
