@@ -23,11 +23,13 @@
 #include "horae_config.h"
 
 #include "common/hmrf.h"
+#include "common/hmrf_conf.h"
 #include "common/hmrf_state.h"
 #include "common/state.h"
 
 typedef struct opts {
 	const char *state;
+	const char *check;	/* --check-config: the file, or "" for the default */
 	const char *accounts;
 	bool parsable, noheader;
 	double at;
@@ -46,8 +48,57 @@ static void _usage(FILE *out)
 		"                        slurm.conf, or $SLURM_CONF)\n"
 		"      --at=TIME         evaluate the window at TIME (seconds\n"
 		"                        since the epoch) instead of now\n"
+		"      --check-config[=FILE]\n"
+		"                        check hmrf.conf (default: beside slurm.conf)\n"
+		"                        the way priority/hmrf reads it, and exit\n"
 		"  -h, --help            show this help and exit\n"
 		"  -V, --version         show the version and exit\n");
+}
+
+/* hmrf.conf beside the slurm.conf in use, as the plugin finds it. */
+static char *_default_hmrf_conf(void)
+{
+	const char *conf = getenv("SLURM_CONF");
+	const char *slash;
+	char *path;
+
+	if (!conf)
+		conf = "/etc/slurm/slurm.conf";
+	slash = strrchr(conf, '/');
+	path = malloc((slash ? (size_t)(slash - conf) : 1) + sizeof("/hmrf.conf"));
+	if (!path)
+		return NULL;
+	if (slash)
+		sprintf(path, "%.*s/hmrf.conf", (int)(slash - conf), conf);
+	else
+		sprintf(path, "./hmrf.conf");
+	return path;
+}
+
+/* --check-config: the same reader and messages as priority/hmrf. */
+static int _check_config(const char *file)
+{
+	char *path = file[0] ? strdup(file) : _default_hmrf_conf();
+	hmrf_conf_t *conf = hmrf_conf_create();
+	horae_err_t err;
+	int rc;
+
+	if (!path || !conf) {
+		fprintf(stderr, "sfair: out of memory\n");
+		return 2;
+	}
+	rc = hmrf_conf_read(conf, path, &err);
+	if (rc == -ENOENT)
+		printf("%s: no such file: priority/hmrf would use its defaults\n",
+		       path);
+	else if (rc)
+		fprintf(stderr, "%s\n", err.text);
+	else
+		printf("%s: OK (policy %s, %d accounts)\n", path,
+		       hmrf_policy_name(conf->policy), conf->naccounts);
+	hmrf_conf_destroy(&conf);
+	free(path);
+	return rc && rc != -ENOENT ? 1 : 0;
 }
 
 /* StateSaveLocation from slurm.conf; a plain key=value scan. */
@@ -146,6 +197,7 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "state", required_argument, NULL, 'S' },
 		{ "at", required_argument, NULL, 'T' },
+		{ "check-config", optional_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -167,6 +219,7 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 				return 2;
 			}
 			break;
+		case 'C': o->check = optarg ? optarg : ""; break;
 		case 'h': _usage(stdout); exit(EXIT_SUCCESS);
 		case 'V':
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
@@ -193,6 +246,8 @@ int main(int argc, char **argv)
 
 	if (_parse_args(argc, argv, &o))
 		return 2;
+	if (o.check)
+		return _check_config(o.check);
 	path = o.state ? strdup(o.state) : _state_from_slurm_conf();
 	if (!path) {
 		fprintf(stderr, "sfair: no state file: pass --state=FILE or set StateSaveLocation in slurm.conf\n");

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# t0300: sfair --check-config checks hmrf.conf without a daemon, with the
+# messages priority/hmrf logs (t0011 checks the plugin's side).
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+SFAIR=${HORAE_BINDIR:-}/sfair
+[ -x "$SFAIR" ] || tap_skip_all "sfair not built (run through make check)"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+printf '# two groups\nPolicy=hmrf\nAccount=physics Share=2\nAccount=chem Share=1\n' >"$tmp/good.conf"
+out=$("$SFAIR" --check-config="$tmp/good.conf" 2>&1)
+tap_ok "a good file: exit 0 and OK" \
+	$([ $? = 0 ] && [ "$out" = "$tmp/good.conf: OK (policy hmrf, 2 accounts)" ]; echo $?) "$out"
+
+check_bad()
+{
+	local name=$1 text=$2 want=$3 out rc
+	printf '%b' "$text" >"$tmp/bad.conf"
+	out=$("$SFAIR" --check-config="$tmp/bad.conf" 2>&1)
+	rc=$?
+	tap_ok "$name: exit 1 and '$want'" \
+		$([ $rc = 1 ] && [ "$out" = "$tmp/bad.conf:$want" ]; echo $?) "got ($rc): $out"
+}
+check_bad "unknown key" 'Policy=hmrf\nColour=blue\n' "2: unknown key 'Colour'"
+check_bad "negative share" 'Window=sliding:1d\nPeriod=10s\nAccount=physics Share=-1\n' \
+	"3: Account=physics: Share=-1: must be greater than 0"
+check_bad "malformed window" '# the window\nWindow=weekly\n' \
+	"2: Window=weekly: window 'weekly': expected none, tumbling:LENGTH or sliding:LENGTH"
+
+mkdir "$tmp/etc"
+: >"$tmp/etc/slurm.conf"
+printf 'Period=0\n' >"$tmp/etc/hmrf.conf"
+out=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" --check-config 2>&1)
+tap_ok "without a file name it checks hmrf.conf beside \$SLURM_CONF" \
+	$([ $? = 1 ] && [ "$out" = "$tmp/etc/hmrf.conf:1: Period=0: must be greater than 0" ]; echo $?) "$out"
+rm "$tmp/etc/hmrf.conf"
+out=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" --check-config 2>&1)
+tap_ok "a missing file is not an error: the plugin uses its defaults" \
+	$([ $? = 0 ] && echo "$out" | grep -q "no such file: priority/hmrf would use its defaults"; echo $?) "$out"
+tap_done
