@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "../eunomia.h"
+#include "../eunomia_conf.h"
 #include "../placement.h"
 
 static tres_vec_t _v(double a, double b)
@@ -289,6 +290,35 @@ START_TEST(test_eunomia_rank)
 }
 END_TEST
 
+START_TEST(test_eunomia_conf)
+{
+	eunomia_conf_t c;
+	horae_err_t err;
+
+	eunomia_conf_init(&c);
+	ck_assert(!c.steer);
+	ck_assert_int_eq(eunomia_conf_set(&c, "placement", "best-fit", &err), 0);
+	ck_assert(c.steer && c.placement == PLACE_BEST_FIT);
+	ck_assert_int_eq(eunomia_conf_set(&c, "Placement", "cons_tres", &err), 0);
+	ck_assert(!c.steer);
+	ck_assert_int_eq(eunomia_conf_set(&c, "Placement", "eunomia", &err),
+			 -EINVAL);
+	ck_assert(strstr(err.text, "needs progress accounting"));
+	ck_assert_int_eq(eunomia_conf_set(&c, "Placement", "random", &err),
+			 -EINVAL);
+	ck_assert(strstr(err.text, "Placement=random: unknown placement"));
+	ck_assert_int_eq(eunomia_conf_set(&c, "SpeedMap", "gen1:1,gen2:0", &err),
+			 -EINVAL);
+	ck_assert(strstr(err.text, "factor of 'gen2' must be greater than 0"));
+	ck_assert_int_eq(eunomia_conf_set(&c, "SpeedMap", "gen1:1,gen2:2", &err),
+			 0);
+	ck_assert_int_eq(eunomia_conf_set(&c, "DefaultSpeed", "-1", &err),
+			 -EINVAL);
+	ck_assert_int_eq(eunomia_conf_set(&c, "Speed", "1", &err), -EINVAL);
+	ck_assert(strstr(err.text, "unknown key 'Speed'"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("placement");
@@ -301,6 +331,7 @@ int main(void)
 	tcase_add_test(tc, test_affinity_and_eunomia);
 	tcase_add_test(tc, test_eunomia_fig1);
 	tcase_add_test(tc, test_eunomia_rank);
+	tcase_add_test(tc, test_eunomia_conf);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -7,8 +7,12 @@
  * jobinfo and nodeinfo are cons_tres's own.  Placement steering will happen
  * inside select_p_job_test (issue 4).
  *
- * STILL PASS-THROUGH: placement is exactly cons_tres's for now.  It says so
- * at init.
+ * Placement: with Placement= other than cons_tres in eunomia.conf (beside
+ * slurm.conf), every job_test first ranks the candidate nodes with the
+ * core's scorer (eunomia_steer.c) in the low byte of sched_weight, then
+ * lets cons_tres choose, then restores the weights.  Without the file, or
+ * with Placement=cons_tres, placement is exactly cons_tres's and init says
+ * so.  Progress accounting and Placement=eunomia are not done yet.
  *
  * Known losses against naming select/cons_tres directly: slurmctld and
  * slurmd test the *name* of SelectType for "cons_tres" in a few places
@@ -25,9 +29,16 @@
 
 #include "src/plugins/select/other/other_select.h"
 
+#include <errno.h>
+
 #include "src/common/log.h"
+#include "src/common/read_config.h"
 #include "src/common/run_in_daemon.h"
 #include "src/common/select.h"
+#include "src/common/xmalloc.h"
+
+#include "common/eunomia_conf.h"
+#include "eunomia_steer.h"
 
 const char plugin_name[] = "Horae Eunomia speed-aware placement over cons_tres";
 const char plugin_type[] = "select/eunomia";
@@ -35,12 +46,33 @@ const char plugin_type[] = "select/eunomia";
 uint32_t plugin_id = 150;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
+static eunomia_conf_t econf;
+
+/* eunomia.conf, in slurmctld only; a bad file stops it. */
+static void _read_conf(void)
+{
+	char *path = get_extra_conf_path("eunomia.conf");
+	horae_err_t err;
+	int rc;
+
+	eunomia_conf_init(&econf);
+	rc = eunomia_conf_read(&econf, path, &err);
+	if (rc && rc != -ENOENT)
+		fatal("%s: %s", plugin_type, err.text);
+	if (econf.steer)
+		info("%s: loaded over select/cons_tres; placement %s (%s)",
+		     plugin_type, place_policy_name(econf.placement), path);
+	else
+		info("%s: loaded over select/cons_tres; STILL PASS-THROUGH: placement is cons_tres's (no Placement in %s)",
+		     plugin_type, path);
+	xfree(path);
+}
+
 extern int init(void)
 {
 	other_select_type_param = CR_OTHER_CONS_TRES;
 	if (running_in_slurmctld())
-		info("%s: loaded over select/cons_tres; STILL PASS-THROUGH: placement is cons_tres's until the Eunomia policy is enabled",
-		     plugin_type);
+		_read_conf();
 	return SLURM_SUCCESS;
 }
 
@@ -76,9 +108,16 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     List *preemptee_job_list,
 			     bitstr_t *exc_core_bitmap)
 {
-	return other_job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
-			      mode, preemptee_candidates, preemptee_job_list,
-			      exc_core_bitmap);
+	uint64_t *saved = NULL;
+	int rc;
+
+	if (econf.steer && running_in_slurmctld())
+		eunomia_steer(econf.placement, job_ptr, bitmap, &saved);
+	rc = other_job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
+			    mode, preemptee_candidates, preemptee_job_list,
+			    exc_core_bitmap);
+	eunomia_steer_restore(&saved);
+	return rc;
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)
