@@ -59,4 +59,16 @@ run select/cons_tres ""
 tap_ok "plain select/cons_tres: the queue ran" $?
 tap_diag "cons_tres: $RUN1 + $RUN2 jobs running ($PLACE)"
 echo "t0020: cons_tres $RUN1 + $RUN2 ($PLACE)" >&2
+
+# A bad eunomia.conf stops slurmctld at start, naming file and line.
+dirs+=("$(tap_rundir t0020)")
+hc_init "${dirs[-1]}" || exit 1
+HC_NODES="n1 2 2000" HC_EUNOMIA_CONF=$'# placement\nPlacement=random' \
+	hc_start 2>/dev/null
+tap_ok "a bad eunomia.conf stops slurmctld" $(hc_ctld_alive && echo 1 || echo 0)
+grep -q "fatal: select/eunomia: ${dirs[-1]}/eunomia.conf:2: Placement=random: unknown placement 'random'" \
+	"${dirs[-1]}/log/slurmctld.log"
+tap_ok "and its log names file, line and problem" $? \
+	"$(grep -i eunomia "${dirs[-1]}/log/slurmctld.log" | tail -2)"
+hc_stop
 tap_done
