@@ -26,6 +26,9 @@ try()
 		return
 	fi
 	tap_ok "$name: slurmctld refuses to start" 0
+	left=$(_hc_holders)
+	tap_ok "$name: the failed start leaves nothing running" \
+		$([ -z "$left" ]; echo $?) "$(ps -o pid,args -p "${left:-1}" 2>&1)"
 	for p in "$@"; do
 		grep -q -- "$p" "$log" || missing+="'$p' "
 	done

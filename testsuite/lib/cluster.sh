@@ -330,14 +330,24 @@ hc_start_slurmd()
 }
 
 # hc_start: write slurm.conf, start everything from empty state (no jobs,
-# no saved plugin state), wait until nodes are idle.  To restart slurmctld
-# on its saved state, use hc_kill_ctld and hc_start_slurmctld instead.
+# no saved plugin state), wait until nodes are idle.  On failure it stops
+# what it started, so a failed start leaves nothing running.  To restart
+# slurmctld on its saved state, use hc_kill_ctld and hc_start_slurmctld.
 hc_start()
 {
 	[ -n "$HC_RUNDIR" ] || { hc_log "call hc_init first"; return 1; }
 	rm -rf "$HC_RUNDIR"/{state,spool}
 	mkdir -p "$HC_RUNDIR"/{log,state,spool}
 	hc_write_conf || return 1
+	if ! _hc_start_all; then
+		hc_stop
+		return 1
+	fi
+	hc_log "up: $(_hc_nodes | wc -l) nodes, slurmctld on port $HC_CTLD_PORT, conf $HC_CONF"
+}
+
+_hc_start_all()
+{
 	_hc_start_munge || return 1
 	if [ "${HC_ACCOUNTING:-0}" = 1 ]; then
 		_hc_start_mariadb && _hc_start_slurmdbd && _hc_make_accounts ||
@@ -358,7 +368,6 @@ hc_start()
 		tail -n 10 "$HC_RUNDIR/log/slurmctld.out" >&2 2>/dev/null
 		return 1
 	fi
-	hc_log "up: $(_hc_nodes | wc -l) nodes, slurmctld on port $HC_CTLD_PORT, conf $HC_CONF"
 }
 
 # hc_wait_ctld SECONDS: until slurmctld answers a ping; false at once if
