@@ -24,7 +24,6 @@ int eunomia_conf_set(eunomia_conf_t *c, const char *key, const char *value,
 	horae_err_t e;
 	place_policy_t p;
 	speed_map_t *m;
-	char *end;
 	double v;
 
 	if (!strcasecmp(key, "Placement")) {
@@ -53,11 +52,8 @@ int eunomia_conf_set(eunomia_conf_t *c, const char *key, const char *value,
 		return 0;
 	}
 	if (!strcasecmp(key, "DefaultSpeed")) {
-		v = strtod(value, &end);
-		if (!value[0] || *end || !isfinite(v) || v <= 0)
-			return err_set(err, -EINVAL,
-				       "DefaultSpeed=%s: must be a number greater than 0",
-				       value);
+		if (kvfile_number("DefaultSpeed", value, 0, true, &v, err))
+			return -EINVAL;
 		c->default_speed = v;
 		return 0;
 	}

@@ -39,26 +39,6 @@ void hmrf_conf_destroy(hmrf_conf_t **conf)
 	*conf = NULL;
 }
 
-/* A finite number >= min (> min when strict). */
-static int _number(const char *key, const char *value, double min,
-		   bool strict, double *out, horae_err_t *err)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(value, &end);
-	if (!value[0] || *end || errno || !isfinite(v) ||
-	    !(isdigit((unsigned char)value[0]) || value[0] == '.' ||
-	      value[0] == '-'))
-		return err_set(err, -EINVAL, "%s=%s: not a number", key, value);
-	if (strict ? !(v > min) : !(v >= min))
-		return err_set(err, -EINVAL, "%s=%s: must be %s %g", key, value,
-			       strict ? "greater than" : "at least", min);
-	*out = v;
-	return 0;
-}
-
 static int _duration(const char *key, const char *value, bool positive,
 		     double *out, horae_err_t *err)
 {
@@ -118,13 +98,13 @@ int hmrf_conf_set(hmrf_conf_t *c, const char *key, const char *value,
 		return _duration("ChargeHorizon", value, false, &c->horizon,
 				 err);
 	} else if (!strcasecmp(key, "BorrowLimit")) {
-		return _number("BorrowLimit", value, 0, false, &c->borrow_limit,
+		return kvfile_number("BorrowLimit", value, 0, false, &c->borrow_limit,
 			       err);
 	} else if (!strcasecmp(key, "DefaultShare")) {
-		return _number("DefaultShare", value, 0, true, &c->default_share,
+		return kvfile_number("DefaultShare", value, 0, true, &c->default_share,
 			       err);
 	} else if (!strcasecmp(key, "PriorityWeight")) {
-		rc = _number("PriorityWeight", value, 0, false, &v, err);
+		rc = kvfile_number("PriorityWeight", value, 0, false, &v, err);
 		if (!rc && (v != floor(v) || v > 1e9))
 			rc = err_set(err, -EINVAL,
 				     "PriorityWeight=%s: must be a whole number up to 1000000000",
@@ -155,7 +135,7 @@ int hmrf_conf_add_account(hmrf_conf_t *c, const char *name, const char *share,
 	if (!share)
 		return err_set(err, -EINVAL, "Account=%s: needs Share=NUMBER",
 			       name);
-	if (_number("Share", share, 0, true, &v, &e))
+	if (kvfile_number("Share", share, 0, true, &v, &e))
 		return err_set(err, -EINVAL, "Account=%s: %s", name, e.text);
 	for (int i = 0; i < c->naccounts; i++)
 		if (!strcmp(c->accounts[i].name, name))
@@ -190,6 +170,14 @@ int hmrf_conf_finish(hmrf_conf_t *c, horae_err_t *err)
 		c->timeout = c->window.kind == WINDOW_NONE ? 0 :
 							     c->window.length;
 	return 0;
+}
+
+bool hmrf_conf_has_account(const hmrf_conf_t *c, const char *name)
+{
+	for (int i = 0; name && i < c->naccounts; i++)
+		if (!strcmp(c->accounts[i].name, name))
+			return true;
+	return false;
 }
 
 double hmrf_conf_share(const hmrf_conf_t *c, const char *name)

@@ -75,6 +75,9 @@ int hmrf_conf_finish(hmrf_conf_t *conf, horae_err_t *err);
  */
 int hmrf_conf_read(hmrf_conf_t *conf, const char *path, horae_err_t *err);
 
+/* True when an Account line names name. */
+bool hmrf_conf_has_account(const hmrf_conf_t *conf, const char *name);
+
 /* The share of account name: its Account line, else DefaultShare. */
 double hmrf_conf_share(const hmrf_conf_t *conf, const char *name);
 

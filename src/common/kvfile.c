@@ -3,6 +3,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,4 +115,23 @@ int kvfile_read(const char *path, kvfile_fn fn, void *arg, horae_err_t *err)
 	free(buf);
 	fclose(f);
 	return rc;
+}
+
+int kvfile_number(const char *key, const char *value, double min,
+		  bool strict, double *out, horae_err_t *err)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(value, &end);
+	if (!value[0] || *end || errno || !isfinite(v) ||
+	    !(isdigit((unsigned char)value[0]) || value[0] == '.' ||
+	      value[0] == '-'))
+		return err_set(err, -EINVAL, "%s=%s: not a number", key, value);
+	if (strict ? !(v > min) : !(v >= min))
+		return err_set(err, -EINVAL, "%s=%s: must be %s %g", key, value,
+			       strict ? "greater than" : "at least", min);
+	*out = v;
+	return 0;
 }

@@ -9,6 +9,8 @@
 #ifndef HORAE_KVFILE_H
 #define HORAE_KVFILE_H
 
+#include <stdbool.h>
+
 #include "err.h"
 
 #define KVFILE_MAX_PAIRS 16
@@ -34,5 +36,13 @@ typedef int (*kvfile_fn)(void *arg, const kvfile_line_t *line,
  * "PATH:LINE: what is wrong" (a syntax error, or what fn said).
  */
 int kvfile_read(const char *path, kvfile_fn fn, void *arg, horae_err_t *err);
+
+/*
+ * Parse value, the setting key, as a finite number >= min (> min when
+ * strict) into *out.  Returns 0, or -EINVAL with err as "KEY=VALUE: not a
+ * number" or "KEY=VALUE: must be greater than MIN"; *out untouched then.
+ */
+int kvfile_number(const char *key, const char *value, double min,
+		  bool strict, double *out, horae_err_t *err);
 
 #endif /* HORAE_KVFILE_H */

@@ -55,15 +55,21 @@ static void _usage(FILE *out)
 		"  -V, --version         show the version and exit\n");
 }
 
+/* The slurm.conf in use: $SLURM_CONF, else Slurm's default. */
+static const char *_slurm_conf(void)
+{
+	const char *conf = getenv("SLURM_CONF");
+
+	return conf ? conf : "/etc/slurm/slurm.conf";
+}
+
 /* hmrf.conf beside the slurm.conf in use, as the plugin finds it. */
 static char *_default_hmrf_conf(void)
 {
-	const char *conf = getenv("SLURM_CONF");
+	const char *conf = _slurm_conf();
 	const char *slash;
 	char *path;
 
-	if (!conf)
-		conf = "/etc/slurm/slurm.conf";
 	slash = strrchr(conf, '/');
 	path = malloc((slash ? (size_t)(slash - conf) : 1) + sizeof("/hmrf.conf"));
 	if (!path)
@@ -104,9 +110,8 @@ static int _check_config(const char *file)
 /* StateSaveLocation from slurm.conf; a plain key=value scan. */
 static char *_state_from_slurm_conf(void)
 {
-	const char *conf = getenv("SLURM_CONF");
 	char line[4096], *dir = NULL, *path;
-	FILE *f = fopen(conf ? conf : "/etc/slurm/slurm.conf", "r");
+	FILE *f = fopen(_slurm_conf(), "r");
 
 	if (!f)
 		return NULL;

@@ -237,14 +237,6 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 	}
 }
 
-static bool _configured(const hmrf_conf_t *conf, const char *name)
-{
-	for (int i = 0; i < conf->naccounts; i++)
-		if (!strcmp(conf->accounts[i].name, name))
-			return true;
-	return false;
-}
-
 /*
  * The non-sharing allocation of every account with demand, its fair share
  * being its part of the shares of the accounts with an Account line or
@@ -260,7 +252,7 @@ static void _charge_nonsharing(recalc_t *r)
 		const char *name = names_get(ctx->st->names, a);
 
 		if (!tres_is_zero(&r->demand[a]) ||
-		    _configured(ctx->conf, name))
+		    hmrf_conf_has_account(ctx->conf, name))
 			wsum += hmrf_conf_share(ctx->conf, name);
 	}
 	if (wsum <= 0 || r->now <= r->from)
