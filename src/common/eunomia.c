@@ -20,6 +20,31 @@ double eunomia_gap(double share, double fair)
 	return fair > 0 ? (fair - share) / fair : 0;
 }
 
+static double _monopoly(const eunomia_account_t *a, double monopoly)
+{
+	return a->monopoly > 0 ? a->monopoly : monopoly;
+}
+
+double eunomia_account_share(const eunomia_account_t *a, double monopoly)
+{
+	return eunomia_progress_share(a->progress, _monopoly(a, monopoly),
+				      a->weight);
+}
+
+double eunomia_fair_share(const eunomia_account_t *accts, int nacct,
+			  double monopoly)
+{
+	double x = 0, wf = 0;
+
+	for (int a = 0; accts && a < nacct; a++) {
+		if (!accts[a].active || !(accts[a].weight > 0))
+			continue;
+		x += accts[a].progress;
+		wf += accts[a].weight * _monopoly(&accts[a], monopoly);
+	}
+	return wf > 0 ? x / wf : 0;
+}
+
 /* Rank the jobs of one group (runnable or not) into order. */
 static int _rank_group(const hmrf_account_t *ha, int nacct, double monopoly,
 		       const eunomia_job_t *jobs, size_t njobs, bool runnable,
@@ -84,7 +109,10 @@ int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,
 		return err_set(err, -ENOMEM, "out of memory");
 	}
 	for (int a = 0; a < nacct; a++) {
-		ha[a].weight = accts[a].weight;
+		/* x / (w f_a) = x / ((w f_a / f) f): fold an account's own
+		 * monopoly into its weight. */
+		ha[a].weight = accts[a].weight *
+			       _monopoly(&accts[a], monopoly) / monopoly;
 		ha[a].used.v[0] = accts[a].progress;
 	}
 	rc = _rank_group(ha, nacct, monopoly, jobs, njobs, true, tmp, &k, err);

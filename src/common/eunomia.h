@@ -9,6 +9,11 @@
 #ifndef HORAE_EUNOMIA_H
 #define HORAE_EUNOMIA_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "err.h"
+
 /*
  * Progress share of progress against monopoly (what the cluster would
  * have given the account alone) and weight; 0 when monopoly or weight is
@@ -24,15 +29,25 @@ double eunomia_progress_share(double progress, double monopoly,
  */
 double eunomia_gap(double share, double fair);
 
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "err.h"
-
 typedef struct eunomia_account {
 	double weight;	 /* contribution w_i, > 0 */
 	double progress; /* accumulated progress in the window (CPU x speed x s) */
+	/* What the cluster would have delivered to this account alone over
+	 * the same span at its own speed factors; 0: the common monopoly. */
+	double monopoly;
+	bool active;	 /* has jobs or progress: counts in the fair share */
 } eunomia_account_t;
+
+/* Progress share of one account against the common monopoly. */
+double eunomia_account_share(const eunomia_account_t *a, double monopoly);
+
+/*
+ * The fair progress share: the share each active account would hold if
+ * the progress the active accounts received were split by weight,
+ * sum x_i / sum w_i f_i.  0 when no account is active.
+ */
+double eunomia_fair_share(const eunomia_account_t *accts, int nacct,
+			  double monopoly);
 
 typedef struct eunomia_job {
 	int account;

@@ -39,21 +39,6 @@ void hmrf_conf_destroy(hmrf_conf_t **conf)
 	*conf = NULL;
 }
 
-static int _duration(const char *key, const char *value, bool positive,
-		     double *out, horae_err_t *err)
-{
-	horae_err_t derr;
-	double v;
-
-	if (duration_parse(value, &v, &derr))
-		return err_set(err, -EINVAL, "%s=%s: %s", key, value, derr.text);
-	if (positive && v <= 0)
-		return err_set(err, -EINVAL, "%s=%s: must be greater than 0",
-			       key, value);
-	*out = v;
-	return 0;
-}
-
 static int _set_tres(hmrf_conf_t *c, const char *value, horae_err_t *err)
 {
 	horae_err_t terr;
@@ -87,15 +72,15 @@ int hmrf_conf_set(hmrf_conf_t *c, const char *key, const char *value,
 			return err_set(err, -EINVAL, "Window=%s: %s", value,
 				       e.text);
 	} else if (!strcasecmp(key, "WindowBucket")) {
-		return _duration("WindowBucket", value, false, &c->bucket, err);
+		return kvfile_duration("WindowBucket", value, false, &c->bucket, err);
 	} else if (!strcasecmp(key, "Timeout")) {
-		rc = _duration("Timeout", value, false, &c->timeout, err);
+		rc = kvfile_duration("Timeout", value, false, &c->timeout, err);
 		c->timeout_set |= !rc;
 		return rc;
 	} else if (!strcasecmp(key, "Period")) {
-		return _duration("Period", value, true, &c->period, err);
+		return kvfile_duration("Period", value, true, &c->period, err);
 	} else if (!strcasecmp(key, "ChargeHorizon")) {
-		return _duration("ChargeHorizon", value, false, &c->horizon,
+		return kvfile_duration("ChargeHorizon", value, false, &c->horizon,
 				 err);
 	} else if (!strcasecmp(key, "BorrowLimit")) {
 		return kvfile_number("BorrowLimit", value, 0, false, &c->borrow_limit,
@@ -156,16 +141,8 @@ int hmrf_conf_finish(hmrf_conf_t *c, horae_err_t *err)
 {
 	if (!c)
 		return err_set(err, -EINVAL, "missing configuration");
-	if (c->window.kind == WINDOW_SLIDING && c->bucket > c->window.length)
-		return err_set(err, -EINVAL,
-			       "WindowBucket=%gs is longer than the window (%gs)",
-			       c->bucket, c->window.length);
-	if (c->window.kind == WINDOW_SLIDING && c->bucket > 0 &&
-	    ceil(c->window.length / c->bucket) + 1 > 4096)
-		return err_set(err, -EINVAL,
-			       "WindowBucket=%gs makes %.0f buckets of a %gs window; at most 4095",
-			       c->bucket, ceil(c->window.length / c->bucket),
-			       c->window.length);
+	if (window_check_bucket(&c->window, c->bucket, err))
+		return -EINVAL;
 	if (!c->timeout_set)
 		c->timeout = c->window.kind == WINDOW_NONE ? 0 :
 							     c->window.length;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kvfile.h"
+#include "window.h"
 
 /* Longest logical line (after joining continuations). */
 #define KVFILE_LINE_MAX 8192
@@ -132,6 +133,21 @@ int kvfile_number(const char *key, const char *value, double min,
 	if (strict ? !(v > min) : !(v >= min))
 		return err_set(err, -EINVAL, "%s=%s: must be %s %g", key, value,
 			       strict ? "greater than" : "at least", min);
+	*out = v;
+	return 0;
+}
+
+int kvfile_duration(const char *key, const char *value, bool positive,
+		    double *out, horae_err_t *err)
+{
+	horae_err_t derr;
+	double v;
+
+	if (duration_parse(value, &v, &derr))
+		return err_set(err, -EINVAL, "%s=%s: %s", key, value, derr.text);
+	if (positive && v <= 0)
+		return err_set(err, -EINVAL, "%s=%s: must be greater than 0",
+			       key, value);
 	*out = v;
 	return 0;
 }

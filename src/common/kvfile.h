@@ -45,4 +45,12 @@ int kvfile_read(const char *path, kvfile_fn fn, void *arg, horae_err_t *err);
 int kvfile_number(const char *key, const char *value, double min,
 		  bool strict, double *out, horae_err_t *err);
 
+/*
+ * Parse value, the setting key, as a duration (window.h: "90", "30m",
+ * "7d"), > 0 when positive.  Returns 0 or -EINVAL with err as
+ * "KEY=VALUE: what is wrong"; *out untouched then.
+ */
+int kvfile_duration(const char *key, const char *value, bool positive,
+		    double *out, horae_err_t *err);
+
 #endif /* HORAE_KVFILE_H */

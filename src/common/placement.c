@@ -90,11 +90,9 @@ static double _eunomia(const place_request_t *q, const place_node_t *node)
 	double tie = _best_fit(q, node);
 
 	tie = isfinite(tie) ? tie / (1.0 + tie) * 1e-3 : 1e-3;
-	if (q->progress_gap > 0)
-		return -node->speed + tie;
 	if (q->progress_gap < 0)
 		return node->speed + tie;
-	return tie;
+	return -node->speed + tie;
 }
 
 int place_score(place_policy_t policy, const place_request_t *req,

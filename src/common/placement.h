@@ -12,9 +12,9 @@
  *              resources (both as shares of the cluster's capacity)
  *   rpsdsf     the smallest residual per-server dominant share
  *              max_r d_r / idle_r (rPSDSF's server criterion)
- *   eunomia    steer by speed: an account below its fair progress share to
- *              the fastest node, one above it to the slowest; best-fit
- *              breaks ties
+ *   eunomia    steer by speed: an account at or below its fair progress
+ *              share to the fastest node, one above it to the slowest;
+ *              best-fit breaks ties between nodes of the same speed
  */
 #ifndef HORAE_PLACEMENT_H
 #define HORAE_PLACEMENT_H
@@ -49,8 +49,8 @@ typedef struct place_node {
 typedef struct place_request {
 	tres_vec_t demand;   /* what the task needs on one node */
 	tres_vec_t capacity; /* the cluster's, to turn amounts into shares */
-	/* eunomia: > 0 the account is below its fair progress share (gets
-	 * faster nodes), < 0 above it (slower nodes), 0 at it. */
+	/* eunomia: >= 0 the account is at or below its fair progress share
+	 * (gets faster nodes), < 0 above it (slower nodes). */
 	double progress_gap;
 } place_request_t;
 

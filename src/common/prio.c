@@ -29,9 +29,11 @@ uint32_t prio_compute(const prio_weights_t *w, const prio_input_t *in,
 	f.size = w->size * (w->favor_small ? 1.0 - size : size);
 	f.part = w->part * _unit(in->part);
 	f.qos = w->qos * _unit(in->qos);
+	f.eunomia = w->eunomia * _unit(in->eunomia);
 	if (out)
 		*out = f;
-	sum = f.hmrf + f.age + f.size + f.part + f.qos + in->site - in->nice;
+	sum = f.hmrf + f.age + f.size + f.part + f.qos + f.eunomia + in->site -
+	      in->nice;
 	if (!(sum >= 1))
 		return 1;
 	if (sum >= (double)UINT32_MAX - 1)

@@ -3,7 +3,7 @@
  * style, of factors in [0, 1]:
  *
  *   priority = W_hmrf * hmrf + W_age * age + W_size * size
- *            + W_part * partition + W_qos * qos
+ *            + W_part * partition + W_qos * qos + W_eunomia * eunomia
  *            + (site - NICE_OFFSET) - (nice - NICE_OFFSET)
  *
  *   hmrf       1 - rank / n: the job's place in the H-MRF order of the n
@@ -12,6 +12,8 @@
  *   size       cpus / cluster cpus (1 - that with favor_small)
  *   partition  the partition's normalised priority
  *   qos        the QOS's normalised priority
+ *   eunomia    1 - rank / n: the job's place in the Eunomia order (lowest
+ *              progress share first) of the n pending jobs
  *
  * The result is clamped to [1, UINT32_MAX - 1]: 0 means held in Slurm.
  */
@@ -23,7 +25,7 @@
 #include <stdint.h>
 
 typedef struct prio_weights {
-	double hmrf, age, size, part, qos;
+	double hmrf, age, size, part, qos, eunomia;
 	double max_age;	  /* s; age reaches 1 here */
 	bool favor_small; /* PriorityFavorSmall */
 } prio_weights_t;
@@ -34,13 +36,14 @@ typedef struct prio_input {
 	double cpus, cluster_cpus;
 	double part;	     /* in [0, 1] */
 	double qos;	     /* in [0, 1] */
+	double eunomia;	     /* in [0, 1] */
 	int nice;	     /* nice - NICE_OFFSET: > 0 lowers priority */
 	int site;	     /* site factor - NICE_OFFSET, added as is */
 } prio_input_t;
 
 /* The factors, each already multiplied by its weight (as sprio shows). */
 typedef struct prio_factors {
-	double hmrf, age, size, part, qos;
+	double hmrf, age, size, part, qos, eunomia;
 } prio_factors_t;
 
 /* The H-MRF factor of place rank (0-based) among n jobs: 1 - rank/n. */

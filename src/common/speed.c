@@ -109,7 +109,8 @@ double speed_of_feature(const speed_map_t *m, const char *feature)
 	return 0;
 }
 
-double speed_of(const speed_map_t *m, const char *features)
+double speed_of_account(const speed_map_t *over, const speed_map_t *m,
+			const char *features)
 {
 	char buf[SPEED_NAME_MAX];
 	const char *p, *end;
@@ -125,10 +126,17 @@ double speed_of(const speed_map_t *m, const char *features)
 			continue;
 		memcpy(buf, p, n);
 		buf[n] = '\0';
-		f = speed_of_feature(m, buf);
+		f = speed_of_feature(over, buf);
+		if (!(f > 0))
+			f = speed_of_feature(m, buf);
 		best = fmax(best, f);
 	}
 	return best > 0 ? best : m->deflt;
+}
+
+double speed_of(const speed_map_t *m, const char *features)
+{
+	return speed_of_account(NULL, m, features);
 }
 
 int speed_map_count(const speed_map_t *m)

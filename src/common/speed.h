@@ -30,6 +30,14 @@ void speed_map_destroy(speed_map_t **m);
 /* Factor of a node with the comma-separated features (NULL: none). */
 double speed_of(const speed_map_t *m, const char *features);
 
+/*
+ * Factor of a node with features for an account whose own map over
+ * refines m (NULL: none): a feature over names takes over's factor, the
+ * others m's; the largest wins, else m's default.
+ */
+double speed_of_account(const speed_map_t *over, const speed_map_t *m,
+			const char *features);
+
 /* Factor of one feature, or 0 when the map does not name it. */
 double speed_of_feature(const speed_map_t *m, const char *feature);
 

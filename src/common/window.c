@@ -127,3 +127,19 @@ double window_start(const window_spec_t *w, double now)
 		return -INFINITY;
 	}
 }
+
+int window_check_bucket(const window_spec_t *w, double bucket,
+			horae_err_t *err)
+{
+	if (w->kind != WINDOW_SLIDING || bucket <= 0)
+		return 0;
+	if (bucket > w->length)
+		return err_set(err, -EINVAL,
+			       "WindowBucket=%gs is longer than the window (%gs)",
+			       bucket, w->length);
+	if (ceil(w->length / bucket) + 1 > 4096)
+		return err_set(err, -EINVAL,
+			       "WindowBucket=%gs makes %.0f buckets of a %gs window; at most 4095",
+			       bucket, ceil(w->length / bucket), w->length);
+	return 0;
+}

@@ -53,4 +53,12 @@ int window_format(const window_spec_t *w, char *buf, size_t len);
  */
 double window_start(const window_spec_t *w, double now);
 
+/*
+ * Check a sliding window's bucket (0: the default) against its window:
+ * no longer than it, at most 4095 buckets.  Returns 0 or -EINVAL with
+ * err as "WindowBucket=...: what is wrong".
+ */
+int window_check_bucket(const window_spec_t *w, double bucket,
+			horae_err_t *err);
+
 #endif /* HORAE_WINDOW_H */

@@ -26,10 +26,11 @@ done
 grep -q "priority/hmrf: policy hmrf, window sliding:604800s" "$log"
 tap_ok "priority/hmrf starts with its defaults and says which" $? \
 	"$(grep hmrf "$log")"
-for p in select/eunomia job_submit/justice; do
-	grep -q "$p: loaded.*STILL PASS-THROUGH" "$log"
-	tap_ok "$p says at init that it is still pass-through" $?
-done
+grep -q "select/eunomia: placement is cons_tres's (no Placement in .*eunomia.conf); progress accounted every 30s" "$log"
+tap_ok "select/eunomia without eunomia.conf says it places as cons_tres does" $? \
+	"$(grep eunomia "$log")"
+grep -q "job_submit/justice: loaded.*STILL PASS-THROUGH" "$log"
+tap_ok "job_submit/justice says at init that it is still pass-through" $?
 
 # sinfo and scontrol see the heterogeneous nodes.
 tap_check "sinfo lists 4 idle nodes" \

@@ -51,7 +51,7 @@ tap_diag "best-fit: $RUN1 + $RUN2 jobs running ($PLACE)"
 echo "t0020: best-fit $RUN1 + $RUN2 ($PLACE)" >&2
 tap_ok "best-fit runs 10 + 10 jobs at once ($RUN1 + $RUN2)" \
 	$([ "$RUN1" = 10 ] && [ "$RUN2" = 10 ]; echo $?)
-grep -q "select/eunomia: loaded over select/cons_tres; placement best-fit" \
+grep -q "select/eunomia: placement best-fit over select/cons_tres" \
 	"${dirs[-1]}/log/slurmctld.log"
 tap_ok "select/eunomia says it places by best-fit" $?
 

@@ -24,6 +24,7 @@
 #   HC_HMRF_CONF    content of hmrf.conf (priority/hmrf's settings); unset:
 #                   no file, the plugin's defaults
 #   HC_EUNOMIA_CONF content of eunomia.conf (select/eunomia's settings)
+#   HC_JUSTICE_CONF content of justice.conf (job_submit/justice's settings)
 #   HC_ACCOUNTING   1: also run MariaDB and slurmdbd (on loopback, files
 #                   under the run directory) and account through them
 #   HC_ACCOUNTS     with HC_ACCOUNTING, the accounts to create with
@@ -180,12 +181,16 @@ hc_write_conf()
 		[ -n "${HC_EXTRA_CONF:-}" ] && printf '%s\n' "$HC_EXTRA_CONF"
 	} >>"$HC_CONF.new"
 	mv "$HC_CONF.new" "$HC_CONF"
-	rm -f "$HC_RUNDIR/hmrf.conf" "$HC_RUNDIR/eunomia.conf"
+	rm -f "$HC_RUNDIR/hmrf.conf" "$HC_RUNDIR/eunomia.conf" \
+		"$HC_RUNDIR/justice.conf"
 	if [ -n "${HC_HMRF_CONF:-}" ]; then
 		printf '%s\n' "$HC_HMRF_CONF" >"$HC_RUNDIR/hmrf.conf"
 	fi
 	if [ -n "${HC_EUNOMIA_CONF:-}" ]; then
 		printf '%s\n' "$HC_EUNOMIA_CONF" >"$HC_RUNDIR/eunomia.conf"
+	fi
+	if [ -n "${HC_JUSTICE_CONF:-}" ]; then
+		printf '%s\n' "$HC_JUSTICE_CONF" >"$HC_RUNDIR/justice.conf"
 	fi
 }
 

@@ -1,10 +1,9 @@
 /*
- * placement_test.c - Check tests of placement.c and eunomia.c: the
+ * placement_test.c - Check tests of placement.c: the
  * examples of the papers, reproduced by progressive filling over the
  * scorers.  psdsf-progressive-filling.md: rPSDSF places 42 tasks, 19 and
  * 2 / 2 and 19.  DRFH Fig. 1: best-fit places 10 tasks of each user where
- * first-fit and per-server DRF place 6.  Eunomia Fig. 1: Alice's progress
- * share 2/8, 3/8, 4/8 as Machine 2's CPUs are given.
+ * first-fit and per-server DRF place 6.
  */
 #include <check.h>
 
@@ -14,8 +13,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "../eunomia.h"
-#include "../eunomia_conf.h"
 #include "../placement.h"
 
 static tres_vec_t _v(double a, double b)
@@ -214,6 +211,9 @@ START_TEST(test_affinity_and_eunomia)
 	q.progress_gap = 0.5; /* below fair: the fastest node */
 	place_score(PLACE_EUNOMIA, &q, nodes, 3, s, NULL);
 	ck_assert_int_eq(place_best(s, 3), 1);
+	q.progress_gap = 0; /* at fair (or nobody has progress yet): fastest */
+	place_score(PLACE_EUNOMIA, &q, nodes, 3, s, NULL);
+	ck_assert_int_eq(place_best(s, 3), 1);
 	q.progress_gap = -0.5; /* above fair: the slowest node */
 	place_score(PLACE_EUNOMIA, &q, nodes, 3, s, NULL);
 	ck_assert_int_eq(place_best(s, 3), 0);
@@ -228,97 +228,6 @@ START_TEST(test_affinity_and_eunomia)
 }
 END_TEST
 
-/* Eunomia Fig. 1: machines 1, 2 of 2 CPUs at speed 1, machine 3 of 2 CPUs
- * at speed 2; Alice may use machines 1-2, Bob 2-3.  Either, alone and
- * unconstrained, would get 2*1 + 2*1 + 2*2 = 8 per unit of time. */
-START_TEST(test_eunomia_fig1)
-{
-	const double monopoly = 8;
-	double alice = 2 * 1, bob = 2 * 2; /* Fig. 1c: M1 to Alice, M3 to Bob */
-	double want[] = { 2.0 / 8, 3.0 / 8, 4.0 / 8 };
-
-	ck_assert_double_eq_tol(eunomia_progress_share(alice, monopoly, 1),
-				want[0], 1e-12);
-	ck_assert_double_eq_tol(eunomia_progress_share(bob, monopoly, 1), 0.5,
-				1e-12);
-	/* Machine 2's CPUs go, one at a time, to the lowest progress share
-	 * whose constraints machine 2 meets (both): Alice twice. */
-	for (int cpu = 0; cpu < 2; cpu++) {
-		double sa = eunomia_progress_share(alice, monopoly, 1);
-		double sb = eunomia_progress_share(bob, monopoly, 1);
-
-		ck_assert(sa < sb);
-		alice += 1 * 1;
-		ck_assert_double_eq_tol(
-			eunomia_progress_share(alice, monopoly, 1),
-			want[cpu + 1], 1e-12);
-	}
-	ck_assert_double_eq(eunomia_progress_share(alice, monopoly, 1),
-			    eunomia_progress_share(bob, monopoly, 1));
-	/* Weights divide; nonsense gives 0, not a division by zero. */
-	ck_assert_double_eq(eunomia_progress_share(4, 8, 2), 0.25);
-	ck_assert_double_eq(eunomia_progress_share(4, 0, 1), 0);
-	ck_assert_double_eq(eunomia_gap(0.25, 0.5), 0.5);
-	ck_assert_double_eq(eunomia_gap(0.75, 0.5), -0.5);
-	ck_assert_double_eq(eunomia_gap(0.75, 0), 0);
-}
-END_TEST
-
-/* Online order: runnable jobs first; lowest progress share first, with
- * each pick charged before the next. */
-START_TEST(test_eunomia_rank)
-{
-	eunomia_account_t a[3] = { { 1, 20 }, { 1, 10 }, { 2, 30 } };
-	eunomia_job_t j[5] = {
-		{ 0, 1, 10, true },  { 1, 1, 10, true }, { 1, 1, 10, true },
-		{ 2, 1, 10, true },  { 1, 1, 10, false },
-	};
-	size_t order[5] = { 9, 9, 9, 9, 9 };
-	horae_err_t err;
-
-	/* Shares per weight: a0 20, a1 10, a2 15 (30 / 2).  a1 first (10),
-	 * then a2 (15) and a1 again (20 after its first pick, ties with a0:
-	 * lower index first: a0), then a1; the non-runnable job last. */
-	ck_assert_int_eq(eunomia_rank(a, 3, 100, j, 5, order, &err), 0);
-	ck_assert_uint_eq(order[0], 1);
-	ck_assert_uint_eq(order[1], 3);
-	ck_assert_uint_eq(order[2], 0);
-	ck_assert_uint_eq(order[3], 2);
-	ck_assert_uint_eq(order[4], 4);
-	ck_assert_int_eq(eunomia_rank(a, 3, 0, j, 5, order, &err), -EINVAL);
-	ck_assert(strstr(err.text, "monopoly progress 0 must be > 0"));
-}
-END_TEST
-
-START_TEST(test_eunomia_conf)
-{
-	eunomia_conf_t c;
-	horae_err_t err;
-
-	eunomia_conf_init(&c);
-	ck_assert(!c.steer);
-	ck_assert_int_eq(eunomia_conf_set(&c, "placement", "best-fit", &err), 0);
-	ck_assert(c.steer && c.placement == PLACE_BEST_FIT);
-	ck_assert_int_eq(eunomia_conf_set(&c, "Placement", "cons_tres", &err), 0);
-	ck_assert(!c.steer);
-	ck_assert_int_eq(eunomia_conf_set(&c, "Placement", "eunomia", &err),
-			 -EINVAL);
-	ck_assert(strstr(err.text, "needs progress accounting"));
-	ck_assert_int_eq(eunomia_conf_set(&c, "Placement", "random", &err),
-			 -EINVAL);
-	ck_assert(strstr(err.text, "Placement=random: unknown placement"));
-	ck_assert_int_eq(eunomia_conf_set(&c, "SpeedMap", "gen1:1,gen2:0", &err),
-			 -EINVAL);
-	ck_assert(strstr(err.text, "factor of 'gen2' must be greater than 0"));
-	ck_assert_int_eq(eunomia_conf_set(&c, "SpeedMap", "gen1:1,gen2:2", &err),
-			 0);
-	ck_assert_int_eq(eunomia_conf_set(&c, "DefaultSpeed", "-1", &err),
-			 -EINVAL);
-	ck_assert_int_eq(eunomia_conf_set(&c, "Speed", "1", &err), -EINVAL);
-	ck_assert(strstr(err.text, "unknown key 'Speed'"));
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("placement");
@@ -329,9 +238,6 @@ int main(void)
 	tcase_add_test(tc, test_drfh_best_fit);
 	tcase_add_test(tc, test_drfh_per_server_drf);
 	tcase_add_test(tc, test_affinity_and_eunomia);
-	tcase_add_test(tc, test_eunomia_fig1);
-	tcase_add_test(tc, test_eunomia_rank);
-	tcase_add_test(tc, test_eunomia_conf);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -36,6 +36,15 @@ START_TEST(test_sum)
 	w.favor_small = true;
 	ck_assert_uint_eq(prio_compute(&w, &in, &f), 500 + 50 + 7.5 + 5 + 1 -
 							  100 + 0.5);
+	/* The Eunomia factor adds its weight times its place. */
+	w.eunomia = 400;
+	in.eunomia = 0.25;
+	ck_assert_uint_eq(prio_compute(&w, &in, &f), 500 + 50 + 7.5 + 5 + 1 -
+							  100 + 0.5 + 100);
+	ck_assert_double_eq(f.eunomia, 100);
+	in.eunomia = 7; /* clamped to 1 */
+	prio_compute(&w, &in, &f);
+	ck_assert_double_eq(f.eunomia, 400);
 }
 END_TEST
 

@@ -14,8 +14,9 @@
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
-#include "common/state.h"
 #include "hmrf_ctx.h"
+#include "hmrf_eunomia.h"
+#include "ledger_file.h"
 
 extern const char plugin_type[];
 
@@ -34,53 +35,12 @@ static void _set_weights(hmrf_ctx_t *ctx)
 	w->size = slurm_conf.priority_weight_js;
 	w->part = slurm_conf.priority_weight_part;
 	w->qos = slurm_conf.priority_weight_qos;
+	/* The Eunomia factor needs select/eunomia's progress shares; its
+	 * weight is PriorityWeightAssoc, whose column sprio shows. */
+	w->eunomia = hmrf_eunomia_available() ?
+			     slurm_conf.priority_weight_assoc : 0;
 	w->max_age = slurm_conf.priority_max_age;
 	w->favor_small = slurm_conf.priority_favor_small;
-}
-
-static bool _same_shape(const hmrf_state_t *st, const hmrf_conf_t *conf)
-{
-	const window_spec_t *w = ledger_window(st->usage);
-	double bucket = conf->bucket ? conf->bucket : conf->window.length / 64;
-
-	if (w->kind != conf->window.kind || w->length != conf->window.length)
-		return false;
-	if (w->kind == WINDOW_SLIDING && ledger_bucket(st->usage) != bucket)
-		return false;
-	return !strcmp(st->tres, conf->tres);
-}
-
-/* Load the saved state; NULL with *fatal set when it exists but both
- * snapshots are unreadable. */
-static hmrf_state_t *_load(hmrf_ctx_t *ctx, bool *fatal)
-{
-	json_object *doc = NULL;
-	horae_err_t warn, err;
-	hmrf_state_t *st;
-	int rc;
-
-	*fatal = false;
-	rc = state_load(ctx->state_path, HMRF_STATE_KIND, HMRF_STATE_VERSION,
-			&doc, &warn, &err);
-	if (rc == -ENOENT) {
-		info("%s: no saved state in %s: starting with no usage",
-		     plugin_type, ctx->state_path);
-		return NULL;
-	}
-	if (rc) {
-		error("%s: %s", plugin_type, err.text);
-		*fatal = true;
-		return NULL;
-	}
-	if (warn.text[0])
-		error("%s: %s", plugin_type, warn.text);
-	st = hmrf_state_from_json(doc, &err);
-	json_object_put(doc);
-	if (!st) {
-		error("%s: %s: %s", plugin_type, ctx->state_path, err.text);
-		*fatal = true;
-	}
-	return st;
 }
 
 hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
@@ -89,7 +49,6 @@ hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
 	hmrf_ctx_t *ctx = xmalloc(sizeof(*ctx));
 	horae_err_t err;
 	bool fatal;
-	char win[64];
 	double now = (double)time(NULL);
 
 	ctx->conf = conf;
@@ -99,17 +58,13 @@ hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
 		error("%s: Tres=%s: %s", plugin_type, conf->tres, err.text);
 		goto fail;
 	}
-	ctx->st = _load(ctx, &fatal);
+	ctx->st = ledger_file_load(ctx->state_path, HMRF_STATE_KIND,
+				   &conf->window, conf->bucket, conf->tres,
+				   &fatal);
 	if (fatal && !start_empty) {
 		error("%s: refusing to start without the accounted usage; fix or remove %s (and .old), or start slurmctld with -i to start with no usage",
 		      plugin_type, ctx->state_path);
 		goto fail;
-	}
-	if (ctx->st && !_same_shape(ctx->st, conf)) {
-		window_format(ledger_window(ctx->st->usage), win, sizeof(win));
-		error("%s: %s holds usage over window %s of TRES %s; the configuration asks for another window or TRES list, so usage history restarts empty",
-		      plugin_type, ctx->state_path, win, ctx->st->tres);
-		hmrf_state_destroy(&ctx->st);
 	}
 	if (ctx->st) {
 		ctx->saved_at = ctx->st->charged_until;
@@ -139,6 +94,7 @@ void hmrf_ctx_destroy(hmrf_ctx_t **ctx)
 	tres_layout_destroy(&(*ctx)->layout);
 	hmrf_state_destroy(&(*ctx)->st);
 	xfree((*ctx)->next_factor);
+	xfree((*ctx)->next_eunomia);
 	xfree((*ctx)->state_path);
 	xfree(*ctx);
 }
@@ -155,8 +111,9 @@ int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name)
 		while (cap <= i)
 			cap *= 2;
 		xrecalloc(ctx->next_factor, cap, sizeof(double));
+		xrecalloc(ctx->next_eunomia, cap, sizeof(double));
 		for (int k = ctx->next_cap; k < cap; k++)
-			ctx->next_factor[k] = 1.0;
+			ctx->next_factor[k] = ctx->next_eunomia[k] = 1.0;
 		ctx->next_cap = cap;
 	}
 	return i;
@@ -186,13 +143,5 @@ hmrf_state_t *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx)
 
 void hmrf_ctx_save(const char *path, const hmrf_state_t *snap)
 {
-	json_object *doc = hmrf_state_to_json(snap);
-	horae_err_t err;
-
-	if (!doc)
-		error("%s: cannot save state: out of memory", plugin_type);
-	else if (state_save(path, HMRF_STATE_KIND, HMRF_STATE_VERSION, doc,
-			    &err))
-		error("%s: cannot save state: %s", plugin_type, err.text);
-	json_object_put(doc);
+	ledger_file_save(path, HMRF_STATE_KIND, snap);
 }

@@ -20,11 +20,12 @@ typedef struct hmrf_ctx {
 	tres_layout_t *layout;
 	hmrf_state_t *st;
 	double *next_factor;  /* per account */
+	double *next_eunomia; /* per account: the Eunomia factor of its next job */
 	int next_cap;
 	char *state_path;     /* StateSaveLocation/horae_hmrf.state */
 	double saved_at;      /* charged_until of the loaded state */
 	bool recover;	      /* first recalculation after a restart */
-	prio_weights_t weights;
+	prio_weights_t weights; /* eunomia: 0 unless the factor is on */
 	int tres_pos[TRES_MAX];	/* slot -> slurmctld TRES index, -1: none */
 	tres_vec_t capacity;	/* what the cluster has */
 	bool tres_known;

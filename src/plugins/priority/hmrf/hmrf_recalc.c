@@ -20,6 +20,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "common/hmrf.h"
+#include "hmrf_eunomia.h"
 #include "hmrf_recalc.h"
 
 extern const char plugin_type[];
@@ -128,10 +129,10 @@ void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
 }
 
 uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
-			   double factor, time_t now)
+			   double factor, double eunomia, time_t now)
 {
 	struct job_details *d = job_ptr->details;
-	prio_input_t in = { .hmrf = factor };
+	prio_input_t in = { .hmrf = factor, .eunomia = eunomia };
 	prio_factors_t f;
 	uint32_t prio;
 	int cpu = tres_layout_find(ctx->layout, "cpu");
@@ -157,6 +158,7 @@ uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
 	job_ptr->prio_factors->priority_js = f.size;
 	job_ptr->prio_factors->priority_part = f.part;
 	job_ptr->prio_factors->priority_qos = f.qos;
+	job_ptr->prio_factors->priority_assoc = f.eunomia;
 	job_ptr->prio_factors->priority_site = job_ptr->site_factor;
 	job_ptr->prio_factors->nice = d ? d->nice : NICE_OFFSET;
 	return prio;
@@ -279,6 +281,8 @@ static void _rank_and_set(recalc_t *r)
 	hmrf_account_t *acct = xcalloc(r->nacct, sizeof(*acct));
 	hmrf_job_t *jobs = xcalloc(r->npend + r->nacct, sizeof(*jobs));
 	size_t *order = xcalloc(r->npend + r->nacct, sizeof(*order));
+	job_record_t **pend = NULL;
+	double *dur = NULL, *efac = NULL;
 	size_t njobs = 0, done = 0;
 	bool *has_jobs = xcalloc(r->nacct, sizeof(bool));
 	horae_err_t err;
@@ -310,6 +314,16 @@ static void _rank_and_set(recalc_t *r)
 		jobs[njobs++].duration = _duration(ctx, job_ptr);
 		has_jobs[a] = true;
 	}
+	efac = xcalloc(r->npend + 1, sizeof(double));
+	if (ctx->weights.eunomia > 0) {
+		pend = xcalloc(r->npend + 1, sizeof(*pend));
+		dur = xcalloc(r->npend + 1, sizeof(double));
+		for (size_t i = 0; i < r->npend; i++) {
+			pend[i] = r->pend[i].job_ptr;
+			dur[i] = jobs[i].duration;
+		}
+		hmrf_eunomia_factors(ctx, pend, r->npend, dur, efac);
+	}
 	/* A zero-size probe per idle account finds where its next job goes. */
 	for (int a = 0; a < r->nacct; a++)
 		if (!has_jobs[a])
@@ -330,8 +344,8 @@ static void _rank_and_set(recalc_t *r)
 		job_record_t *job_ptr = r->pend[j].job_ptr;
 		ctx->next_factor[a] = prio_rank_factor(++done, r->npend);
 		if (!job_ptr->direct_set_prio)
-			job_ptr->priority = hmrf_job_priority(ctx, job_ptr, f,
-							      (time_t)r->now);
+			job_ptr->priority = hmrf_job_priority(
+				ctx, job_ptr, f, efac[j], (time_t)r->now);
 	}
 	last_job_update = (time_t)r->now;
 cleanup:
@@ -339,6 +353,9 @@ cleanup:
 	xfree(jobs);
 	xfree(order);
 	xfree(has_jobs);
+	xfree(pend);
+	xfree(dur);
+	xfree(efac);
 }
 
 void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)

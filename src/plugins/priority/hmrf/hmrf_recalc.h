@@ -28,8 +28,9 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now);
 /* Charge a job that just ended for the time since the last charge. */
 void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr);
 
-/* Priority of one job whose H-MRF factor is factor; fills its factors. */
+/* Priority of one job whose H-MRF factor is factor and Eunomia factor
+ * eunomia (hmrf_eunomia.h); fills its factors. */
 uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
-			   double factor, time_t now);
+			   double factor, double eunomia, time_t now);
 
 #endif /* HORAE_HMRF_RECALC_H */

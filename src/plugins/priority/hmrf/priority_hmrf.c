@@ -30,6 +30,7 @@
 #include "hmrf_ctx.h"
 #include "hmrf_read_conf.h"
 #include "hmrf_recalc.h"
+#include "periodic.h"
 
 const char plugin_name[] = "Horae H-MRF long-term multi-resource fairness";
 const char plugin_type[] = "priority/hmrf";
@@ -39,9 +40,7 @@ const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 extern bool ignore_state_errors __attribute__((weak));
 
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
-static pthread_t thread;
-static bool thread_running, stopping;
+static periodic_t *ticker;
 static hmrf_ctx_t *ctx;
 
 static const slurmctld_lock_t job_write_lock = {
@@ -83,32 +82,19 @@ static void _recalc_once(void)
 	_save(snap, path);
 }
 
-static void *_thread(void *arg)
+static void _tick(void *arg)
 {
-	struct timespec until;
+	_recalc_once();
+}
+
+static double _period(void *arg)
+{
 	double period;
 
-	for (;;) {
-		_recalc_once();
-		slurm_mutex_lock(&mutex);
-		clock_gettime(CLOCK_REALTIME, &until);
-		period = ctx->conf->period;
-		until.tv_sec += (time_t)period;
-		until.tv_nsec += (long)((period - (time_t)period) * 1e9);
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
-		while (!stopping && pthread_cond_timedwait(&wake, &mutex,
-							   &until) == 0)
-			;
-		if (stopping) {
-			slurm_mutex_unlock(&mutex);
-			break;
-		}
-		slurm_mutex_unlock(&mutex);
-	}
-	return NULL;
+	slurm_mutex_lock(&mutex);
+	period = ctx->conf->period;
+	slurm_mutex_unlock(&mutex);
+	return period;
 }
 
 int init(void)
@@ -131,9 +117,7 @@ int init(void)
 	     plugin_type, hmrf_policy_name(conf->policy), win, conf->period,
 	     conf->tres, conf->naccounts, path);
 	xfree(path);
-	stopping = false;
-	slurm_thread_create(&thread, _thread, NULL);
-	thread_running = true;
+	ticker = periodic_start(_tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
 
@@ -144,13 +128,7 @@ int fini(void)
 
 	if (!ctx)
 		return SLURM_SUCCESS;
-	slurm_mutex_lock(&mutex);
-	stopping = true;
-	slurm_cond_broadcast(&wake);
-	slurm_mutex_unlock(&mutex);
-	if (thread_running)
-		pthread_join(thread, NULL);
-	thread_running = false;
+	periodic_stop(&ticker);
 	/* Jobs ran until now: charge them before the last save. */
 	_recalc_once();
 	slurm_mutex_lock(&mutex);
@@ -176,7 +154,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	a = hmrf_ctx_account(ctx, job_ptr->account);
 	prio = hmrf_job_priority(ctx, job_ptr,
 				 a >= 0 ? ctx->next_factor[a] : 1.0,
-				 time(NULL));
+				 a >= 0 ? ctx->next_eunomia[a] : 1.0, time(NULL));
 	slurm_mutex_unlock(&mutex);
 	return prio;
 }

@@ -56,9 +56,10 @@ static tres_vec_t _demand(job_record_t *job_ptr)
 	return v;
 }
 
-int eunomia_steer(place_policy_t policy, job_record_t *job_ptr,
+int eunomia_steer(eunomia_progress_t *prog, job_record_t *job_ptr,
 		  bitstr_t *candidates, uint64_t **saved)
 {
+	place_policy_t policy = eunomia_progress_conf(prog)->placement;
 	int n = 0, k = 0, i;
 	node_record_t *node_ptr;
 	place_node_t *nodes;
@@ -95,10 +96,14 @@ int eunomia_steer(place_policy_t policy, job_record_t *job_ptr,
 					     node_ptr->cpus_efctv - alloc_cpus : 0;
 		nodes[k].idle.v[1] = node_ptr->real_memory > alloc_mem ?
 					     node_ptr->real_memory - alloc_mem : 0;
-		nodes[k].speed = 1;
+		nodes[k].speed = policy == PLACE_EUNOMIA ?
+			eunomia_progress_speed(prog, job_ptr->account,
+					       node_ptr) : 1;
 		cand[k++].node = i;
 	}
 	req.demand = _demand(job_ptr);
+	if (policy == PLACE_EUNOMIA)
+		req.progress_gap = eunomia_progress_gap(prog, job_ptr->account);
 	if (place_score(policy, &req, nodes, k, scores, NULL))
 		k = 0;
 	for (i = 0; i < k; i++)

@@ -16,13 +16,15 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "common/placement.h"
+#include "eunomia_progress.h"
 
 /*
- * Set the candidates' sched_weight low bytes for job_ptr under policy;
+ * Set the candidates' sched_weight low bytes for job_ptr under prog's
+ * Placement (for eunomia, by the job's account's progress gap);
  * the previous values go to *saved (xfree'd by eunomia_steer_restore).
  * Returns the number of candidates steered.
  */
-int eunomia_steer(place_policy_t policy, job_record_t *job_ptr,
+int eunomia_steer(eunomia_progress_t *prog, job_record_t *job_ptr,
 		  bitstr_t *candidates, uint64_t **saved);
 
 /* Put back what eunomia_steer changed (job_test rewrites the candidate

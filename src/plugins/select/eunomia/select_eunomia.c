@@ -4,15 +4,21 @@
  *
  * Like Slurm's select/cray_aries, this plugin loads cons_tres through
  * Slurm's "other" select layer (other_select.c) and passes every call down;
- * jobinfo and nodeinfo are cons_tres's own.  Placement steering will happen
- * inside select_p_job_test (issue 4).
+ * jobinfo and nodeinfo are cons_tres's own.
+ *
+ * Progress: every job's CPUs x its nodes' speed factors are charged to
+ * its account at its end and every Period (eunomia_progress.c), saved in
+ * StateSaveLocation/horae_eunomia.state, and offered to priority/hmrf
+ * through select_g_get_info_from_plugin (progress_info.h).
  *
  * Placement: with Placement= other than cons_tres in eunomia.conf (beside
  * slurm.conf), every job_test first ranks the candidate nodes with the
  * core's scorer (eunomia_steer.c) in the low byte of sched_weight, then
- * lets cons_tres choose, then restores the weights.  Without the file, or
- * with Placement=cons_tres, placement is exactly cons_tres's and init says
- * so.  Progress accounting and Placement=eunomia are not done yet.
+ * lets cons_tres choose, then restores the weights; backfill's will-run
+ * plans are cons_tres's own, its starts are steered.  Placement=eunomia
+ * steers by the job's account's gap to the fair progress share.  Without
+ * the file, or with Placement=cons_tres, placement is exactly cons_tres's
+ * and init says so.
  *
  * Known losses against naming select/cons_tres directly: slurmctld and
  * slurmd test the *name* of SelectType for "cons_tres" in a few places
@@ -37,8 +43,13 @@
 #include "src/common/select.h"
 #include "src/common/xmalloc.h"
 
+#include "src/common/xstring.h"
+
 #include "common/eunomia_conf.h"
+#include "eunomia_progress.h"
 #include "eunomia_steer.h"
+#include "periodic.h"
+#include "progress_info.h"
 
 const char plugin_name[] = "Horae Eunomia speed-aware placement over cons_tres";
 const char plugin_type[] = "select/eunomia";
@@ -46,38 +57,73 @@ const char plugin_type[] = "select/eunomia";
 uint32_t plugin_id = 150;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
-static eunomia_conf_t econf;
+/* Set by slurmctld -i: start even if saved state cannot be read. */
+extern bool ignore_state_errors __attribute__((weak));
 
-/* eunomia.conf, in slurmctld only; a bad file stops it. */
-static void _read_conf(void)
+/* In slurmctld with SelectType=select/eunomia only; NULL elsewhere. */
+static eunomia_progress_t *prog;
+static periodic_t *ticker;
+
+/* eunomia.conf; a bad file stops slurmctld at start (fatal) or is
+ * refused at reconfigure (NULL). */
+static eunomia_conf_t *_read_conf(bool at_start)
 {
 	char *path = get_extra_conf_path("eunomia.conf");
+	eunomia_conf_t *conf = eunomia_conf_create();
 	horae_err_t err;
-	int rc;
+	int rc = eunomia_conf_read(conf, path, &err);
 
-	eunomia_conf_init(&econf);
-	rc = eunomia_conf_read(&econf, path, &err);
-	if (rc && rc != -ENOENT)
-		fatal("%s: %s", plugin_type, err.text);
-	if (econf.steer)
-		info("%s: loaded over select/cons_tres; placement %s (%s)",
-		     plugin_type, place_policy_name(econf.placement), path);
-	else
-		info("%s: loaded over select/cons_tres; STILL PASS-THROUGH: placement is cons_tres's (no Placement in %s)",
-		     plugin_type, path);
+	if (rc && rc != -ENOENT) {
+		if (at_start)
+			fatal("%s: %s", plugin_type, err.text);
+		error("%s: %s; keeping the previous configuration",
+		      plugin_type, err.text);
+		eunomia_conf_destroy(&conf);
+	} else if (conf->steer) {
+		info("%s: placement %s over select/cons_tres, progress period %.0fs (%s)",
+		     plugin_type, place_policy_name(conf->placement),
+		     conf->period, path);
+	} else {
+		info("%s: placement is cons_tres's (no Placement in %s); progress accounted every %.0fs",
+		     plugin_type, path, conf->period);
+	}
 	xfree(path);
+	return conf;
+}
+
+static void _tick(void *arg)
+{
+	eunomia_progress_tick(prog);
+}
+
+static double _period(void *arg)
+{
+	return eunomia_progress_period(prog);
 }
 
 extern int init(void)
 {
+	bool start_empty = &ignore_state_errors && ignore_state_errors;
+
 	other_select_type_param = CR_OTHER_CONS_TRES;
-	if (running_in_slurmctld())
-		_read_conf();
+	/* select_g_init loads every select plugin; only the chosen one
+	 * accounts progress. */
+	if (!running_in_slurmctld() ||
+	    xstrcmp(slurm_conf.select_type, plugin_type))
+		return SLURM_SUCCESS;
+	prog = eunomia_progress_create(_read_conf(true),
+				       slurm_conf.state_save_location,
+				       start_empty);
+	if (!prog)
+		fatal("%s: cannot start: see the errors above", plugin_type);
+	ticker = periodic_start(_tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
 
 extern int fini(void)
 {
+	periodic_stop(&ticker);
+	eunomia_progress_destroy(&prog);
 	return other_select_fini();
 }
 
@@ -93,11 +139,17 @@ extern int select_p_state_restore(char *dir_name)
 
 extern int select_p_job_init(List job_list)
 {
-	return other_job_init(job_list);
+	int rc = other_job_init(job_list);
+
+	if (prog)
+		eunomia_progress_sync(prog, job_list);
+	return rc;
 }
 
 extern int select_p_node_init(void)
 {
+	if (prog)
+		eunomia_progress_nodes_changed(prog);
 	return other_node_init();
 }
 
@@ -111,8 +163,12 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	uint64_t *saved = NULL;
 	int rc;
 
-	if (econf.steer && running_in_slurmctld())
-		eunomia_steer(econf.placement, job_ptr, bitmap, &saved);
+	/* Only when nodes are chosen for a start: backfill's will-run and
+	 * test-only calls plan, and the start it then makes comes here
+	 * again in run-now mode (backfill's _start_job -> select_nodes). */
+	if (prog && eunomia_progress_conf(prog)->steer &&
+	    SELECT_IS_MODE_RUN_NOW(mode))
+		eunomia_steer(prog, job_ptr, bitmap, &saved);
 	rc = other_job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
 			    mode, preemptee_candidates, preemptee_job_list,
 			    exc_core_bitmap);
@@ -122,7 +178,11 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
-	return other_job_begin(job_ptr);
+	int rc = other_job_begin(job_ptr);
+
+	if (prog && rc == SLURM_SUCCESS)
+		eunomia_progress_begin(prog, job_ptr);
+	return rc;
 }
 
 extern int select_p_job_ready(job_record_t *job_ptr)
@@ -133,12 +193,22 @@ extern int select_p_job_ready(job_record_t *job_ptr)
 extern int select_p_job_expand(job_record_t *from_job_ptr,
 			       job_record_t *to_job_ptr)
 {
-	return other_job_expand(from_job_ptr, to_job_ptr);
+	int rc = other_job_expand(from_job_ptr, to_job_ptr);
+
+	if (prog) {
+		eunomia_progress_resized(prog, from_job_ptr);
+		eunomia_progress_resized(prog, to_job_ptr);
+	}
+	return rc;
 }
 
 extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 {
-	return other_job_resized(job_ptr, node_ptr);
+	int rc = other_job_resized(job_ptr, node_ptr);
+
+	if (prog)
+		eunomia_progress_resized(prog, job_ptr);
+	return rc;
 }
 
 extern int select_p_job_signal(job_record_t *job_ptr, int signal)
@@ -148,16 +218,22 @@ extern int select_p_job_signal(job_record_t *job_ptr, int signal)
 
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
+	if (prog)
+		eunomia_progress_end(prog, job_ptr);
 	return other_job_fini(job_ptr);
 }
 
 extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 {
+	if (prog)
+		eunomia_progress_pause(prog, job_ptr, true);
 	return other_job_suspend(job_ptr, indf_susp);
 }
 
 extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 {
+	if (prog)
+		eunomia_progress_pause(prog, job_ptr, false);
 	return other_job_resume(job_ptr, indf_susp);
 }
 
@@ -281,6 +357,15 @@ extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
 extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 					 job_record_t *job_ptr, void *data)
 {
+	/* priority/hmrf's questions (progress_info.h). */
+	if ((int)dinfo == HORAE_SELECT_PROGRESS && prog && data) {
+		eunomia_progress_export(prog, data);
+		return SLURM_SUCCESS;
+	}
+	if ((int)dinfo == HORAE_SELECT_JOB_RATE && prog && data && job_ptr) {
+		*(double *)data = eunomia_progress_job_rate(prog, job_ptr);
+		return SLURM_SUCCESS;
+	}
 	return other_get_info_from_plugin(dinfo, job_ptr, data);
 }
 
@@ -291,6 +376,10 @@ extern int select_p_update_node_config(int index)
 
 extern int select_p_reconfigure(void)
 {
+	eunomia_conf_t *conf;
+
+	if (prog && (conf = _read_conf(false)))
+		eunomia_progress_reconfig(prog, conf);
 	return other_reconfigure();
 }
 

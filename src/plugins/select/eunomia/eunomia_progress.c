@@ -1,0 +1,574 @@
+/*
+ * eunomia_progress.c - select/eunomia's progress accounting.  See
+ * eunomia_progress.h.  Shares, the fair share and the gap come from the
+ * core (eunomia.c); this file gathers job and node records.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "slurm/slurm.h"
+
+#include "src/common/bitstring.h"
+#include "src/common/job_resources.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "common/eunomia.h"
+#include "common/hmrf_state.h"
+#include "eunomia_progress.h"
+#include "ledger_file.h"
+
+extern const char plugin_type[];
+
+typedef struct running {
+	uint32_t job_id;
+	int acct;
+	double rate; /* progress per second */
+	double from; /* charged up to here */
+	bool paused;
+} running_t;
+
+struct eunomia_progress {
+	pthread_mutex_t mutex;
+	eunomia_conf_t *conf;
+	hmrf_state_t *st;     /* names + the "progress" ledger */
+	char *state_path;
+	double saved_at;      /* charged_until of the loaded state */
+	bool recover;	      /* the first sync after a restart */
+	double since;	      /* history starts here (-INFINITY: loaded) */
+	running_t *run;
+	int nrun, caprun;
+	double *mono_rate;    /* per account: its speed x CPUs, 0: unknown */
+	int mono_cap;
+	double *gap;	      /* per account, valid while gap_at == now */
+	int gap_cap;
+	double gap_at;
+	bool gap_dirty;
+};
+
+/* --- accounts and speeds ------------------------------------------------ */
+
+static int _account(eunomia_progress_t *p, const char *name)
+{
+	int a = hmrf_state_account(p->st, name ? name : "");
+	int n = names_count(p->st->names);
+
+	if (a < 0)
+		return -1;
+	if (n > p->mono_cap) {
+		xrecalloc(p->mono_rate, n, sizeof(double));
+		p->mono_cap = n;
+	}
+	return a;
+}
+
+static double _speed(eunomia_progress_t *p, const char *account,
+		     const node_record_t *node_ptr)
+{
+	return eunomia_conf_speed(p->conf, account, node_ptr->features);
+}
+
+/* The progress per second the whole cluster gives account a alone. */
+static double _mono_rate(eunomia_progress_t *p, int a)
+{
+	const char *name = names_get(p->st->names, a);
+	node_record_t *node_ptr;
+
+	if (p->mono_rate[a] > 0)
+		return p->mono_rate[a];
+	for (int i = 0; (node_ptr = next_node(&i)); i++)
+		p->mono_rate[a] += node_ptr->cpus_efctv *
+				   _speed(p, name, node_ptr);
+	return p->mono_rate[a];
+}
+
+/* The same at the cluster's own factors (no account line). */
+static double _common_rate(eunomia_progress_t *p)
+{
+	node_record_t *node_ptr;
+	double r = 0;
+
+	for (int i = 0; (node_ptr = next_node(&i)); i++)
+		r += node_ptr->cpus_efctv *
+		     speed_of(p->conf->speed, node_ptr->features);
+	return r;
+}
+
+/* What a running job makes per second: its CPUs on each node x speed. */
+static double _job_rate(eunomia_progress_t *p, job_record_t *job_ptr)
+{
+	job_resources_t *r = job_ptr->job_resrcs;
+	node_record_t *node_ptr;
+	double rate = 0;
+	int k = 0;
+
+	if (!r || !r->node_bitmap || !r->cpus)
+		goto fallback;
+	for (int i = 0; i < node_record_count && k < (int)r->nhosts; i++) {
+		if (!bit_test(r->node_bitmap, i) ||
+		    !(node_ptr = node_record_table_ptr[i]))
+			continue;
+		rate += r->cpus[k++] * _speed(p, job_ptr->account, node_ptr);
+	}
+	if (rate > 0)
+		return rate;
+fallback:
+	/* No per-node record (a job that ended while slurmctld was down):
+	 * its CPUs at the account's average speed. */
+	{
+		int a = _account(p, job_ptr->account);
+		double cpus = 0;
+
+		for (int i = 0; (node_ptr = next_node(&i)); i++)
+			cpus += node_ptr->cpus_efctv;
+		if (a < 0 || cpus <= 0)
+			return 0;
+		return job_ptr->total_cpus * _mono_rate(p, a) / cpus;
+	}
+}
+
+/* --- the table of running jobs ----------------------------------------- */
+
+static running_t *_find(eunomia_progress_t *p, uint32_t job_id)
+{
+	for (int i = 0; i < p->nrun; i++)
+		if (p->run[i].job_id == job_id)
+			return &p->run[i];
+	return NULL;
+}
+
+static void _charge(eunomia_progress_t *p, int acct, double rate, double t0,
+		    double t1)
+{
+	tres_vec_t v;
+
+	if (!(t1 > t0) || !(rate > 0))
+		return;
+	tres_zero(&v);
+	v.v[0] = rate;
+	if (ledger_charge(p->st->usage, acct, &v, t0, t1))
+		error("%s: cannot charge account %s over [%.0f, %.0f]",
+		      plugin_type, names_get(p->st->names, acct), t0, t1);
+	p->gap_dirty = true;
+}
+
+static void _charge_run(eunomia_progress_t *p, running_t *r, double now)
+{
+	if (!r->paused)
+		_charge(p, r->acct, r->rate, r->from, now);
+	if (now > r->from)
+		r->from = now;
+}
+
+static void _track(eunomia_progress_t *p, job_record_t *job_ptr, double from)
+{
+	running_t *r;
+	int a = _account(p, job_ptr->account);
+
+	if (a < 0 || _find(p, job_ptr->job_id))
+		return;
+	if (p->nrun == p->caprun) {
+		p->caprun = p->caprun ? p->caprun * 2 : 64;
+		xrecalloc(p->run, p->caprun, sizeof(running_t));
+	}
+	r = &p->run[p->nrun++];
+	r->job_id = job_ptr->job_id;
+	r->acct = a;
+	r->rate = _job_rate(p, job_ptr);
+	r->from = from;
+	r->paused = IS_JOB_SUSPENDED(job_ptr);
+	p->gap_dirty = true;
+}
+
+static void _untrack(eunomia_progress_t *p, running_t *r)
+{
+	*r = p->run[--p->nrun];
+	p->gap_dirty = true;
+}
+
+/* --- create, destroy, configuration ------------------------------------ */
+
+static hmrf_state_t *_snapshot_locked(eunomia_progress_t *p, char **path)
+{
+	*path = xstrdup(p->state_path);
+	return hmrf_state_dup(p->st);
+}
+
+static void _save(hmrf_state_t *snap, char *path)
+{
+	if (snap)
+		ledger_file_save(path, EUNOMIA_STATE_KIND, snap);
+	else
+		error("%s: cannot save state: out of memory", plugin_type);
+	hmrf_state_destroy(&snap);
+	xfree(path);
+}
+
+eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
+					    const char *state_dir,
+					    bool start_empty)
+{
+	eunomia_progress_t *p = xmalloc(sizeof(*p));
+	double now = (double)time(NULL);
+	horae_err_t err;
+	bool unreadable;
+
+	slurm_mutex_init(&p->mutex);
+	p->conf = conf;
+	p->state_path = xstrdup_printf("%s/horae_eunomia.state", state_dir);
+	p->st = ledger_file_load(p->state_path, EUNOMIA_STATE_KIND,
+				 &conf->window, conf->bucket, "progress",
+				 &unreadable);
+	if (unreadable && !start_empty) {
+		error("%s: refusing to start without the accounted progress; fix or remove %s (and .old), or start slurmctld with -i to start with none",
+		      plugin_type, p->state_path);
+		goto fail;
+	}
+	if (p->st) {
+		p->saved_at = p->st->charged_until;
+		p->recover = true;
+		p->since = -INFINITY;
+		info("%s: loaded the progress of %d accounts charged up to %.0f",
+		     plugin_type, names_count(p->st->names), p->saved_at);
+	} else {
+		p->st = hmrf_state_create(&conf->window, conf->bucket,
+					  "progress", now, &err);
+		if (!p->st) {
+			error("%s: %s", plugin_type, err.text);
+			goto fail;
+		}
+		p->since = now;
+	}
+	p->gap_dirty = true;
+	return p;
+fail:
+	xfree(p->state_path);
+	slurm_mutex_destroy(&p->mutex);
+	eunomia_conf_destroy(&p->conf);
+	xfree(p);
+	return NULL;
+}
+
+void eunomia_progress_destroy(eunomia_progress_t **pp)
+{
+	eunomia_progress_t *p;
+	hmrf_state_t *snap;
+	char *path;
+
+	if (!pp || !(p = *pp))
+		return;
+	eunomia_progress_tick(p);
+	slurm_mutex_lock(&p->mutex);
+	snap = _snapshot_locked(p, &path);
+	slurm_mutex_unlock(&p->mutex);
+	_save(snap, path);
+	hmrf_state_destroy(&p->st);
+	eunomia_conf_destroy(&p->conf);
+	xfree(p->state_path);
+	xfree(p->run);
+	xfree(p->mono_rate);
+	xfree(p->gap);
+	slurm_mutex_destroy(&p->mutex);
+	xfree(p);
+	*pp = NULL;
+}
+
+void eunomia_progress_reconfig(eunomia_progress_t *p, eunomia_conf_t *conf)
+{
+	slurm_mutex_lock(&p->mutex);
+	if (conf->window.kind != p->conf->window.kind ||
+	    conf->window.length != p->conf->window.length ||
+	    conf->bucket != p->conf->bucket) {
+		error("%s: Window and WindowBucket changes take effect when slurmctld restarts; keeping them as they were",
+		      plugin_type);
+		conf->window = p->conf->window;
+		conf->bucket = p->conf->bucket;
+	}
+	eunomia_conf_destroy(&p->conf);
+	p->conf = conf;
+	memset(p->mono_rate, 0, p->mono_cap * sizeof(double));
+	p->gap_dirty = true;
+	slurm_mutex_unlock(&p->mutex);
+}
+
+const eunomia_conf_t *eunomia_progress_conf(eunomia_progress_t *p)
+{
+	return p->conf;
+}
+
+double eunomia_progress_period(eunomia_progress_t *p)
+{
+	double period;
+
+	slurm_mutex_lock(&p->mutex);
+	period = p->conf->period;
+	slurm_mutex_unlock(&p->mutex);
+	return period;
+}
+
+void eunomia_progress_nodes_changed(eunomia_progress_t *p)
+{
+	slurm_mutex_lock(&p->mutex);
+	memset(p->mono_rate, 0, p->mono_cap * sizeof(double));
+	p->gap_dirty = true;
+	slurm_mutex_unlock(&p->mutex);
+}
+
+/* --- job events ---------------------------------------------------------- */
+
+void eunomia_progress_sync(eunomia_progress_t *p, List jobs)
+{
+	double now = (double)time(NULL), t0;
+	ListIterator it;
+	job_record_t *job_ptr;
+	int a, n = 0, recovered = 0;
+
+	if (!jobs)
+		return;
+	slurm_mutex_lock(&p->mutex);
+	it = list_iterator_create(jobs);
+	while ((job_ptr = list_next(it))) {
+		if ((IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) &&
+		    job_ptr->start_time) {
+			t0 = fmax((double)job_ptr->start_time,
+				  p->st->charged_until);
+			if (!_find(p, job_ptr->job_id)) {
+				_track(p, job_ptr, t0);
+				n++;
+			}
+		} else if (p->recover && job_ptr->start_time &&
+			   (double)job_ptr->end_time > p->saved_at &&
+			   (IS_JOB_FINISHED(job_ptr) ||
+			    IS_JOB_COMPLETING(job_ptr)) &&
+			   (a = _account(p, job_ptr->account)) >= 0) {
+			/* Ran while slurmctld was down: its record says how
+			 * long. */
+			t0 = fmax((double)job_ptr->start_time, p->saved_at);
+			_charge(p, a, _job_rate(p, job_ptr), t0,
+				fmin((double)job_ptr->end_time, now));
+			recovered++;
+		}
+	}
+	list_iterator_destroy(it);
+	if (p->recover && (n || recovered))
+		info("%s: progress of %d running jobs charged from %.0f, of %d jobs that ended meanwhile up to their end",
+		     plugin_type, n, p->saved_at, recovered);
+	p->recover = false;
+	slurm_mutex_unlock(&p->mutex);
+}
+
+void eunomia_progress_begin(eunomia_progress_t *p, job_record_t *job_ptr)
+{
+	double start = job_ptr->start_time ? (double)job_ptr->start_time :
+					     (double)time(NULL);
+
+	slurm_mutex_lock(&p->mutex);
+	_track(p, job_ptr, start);
+	slurm_mutex_unlock(&p->mutex);
+}
+
+void eunomia_progress_end(eunomia_progress_t *p, job_record_t *job_ptr)
+{
+	double now = (double)time(NULL), end;
+	running_t *r;
+
+	slurm_mutex_lock(&p->mutex);
+	if ((r = _find(p, job_ptr->job_id))) {
+		end = job_ptr->end_time ? fmin((double)job_ptr->end_time, now) :
+					  now;
+		_charge_run(p, r, end);
+		_untrack(p, r);
+	}
+	slurm_mutex_unlock(&p->mutex);
+}
+
+void eunomia_progress_pause(eunomia_progress_t *p, job_record_t *job_ptr,
+			    bool paused)
+{
+	running_t *r;
+
+	slurm_mutex_lock(&p->mutex);
+	if ((r = _find(p, job_ptr->job_id))) {
+		_charge_run(p, r, (double)time(NULL));
+		r->paused = paused;
+		p->gap_dirty = true;
+	}
+	slurm_mutex_unlock(&p->mutex);
+}
+
+void eunomia_progress_resized(eunomia_progress_t *p, job_record_t *job_ptr)
+{
+	running_t *r;
+
+	slurm_mutex_lock(&p->mutex);
+	if ((r = _find(p, job_ptr->job_id))) {
+		_charge_run(p, r, (double)time(NULL));
+		r->rate = _job_rate(p, job_ptr);
+		p->gap_dirty = true;
+	}
+	slurm_mutex_unlock(&p->mutex);
+}
+
+/* --- the period ---------------------------------------------------------- */
+
+static void _charge_all_locked(eunomia_progress_t *p, double now)
+{
+	if (now < p->st->charged_until)
+		now = p->st->charged_until; /* the clock went back */
+	for (int i = 0; i < p->nrun; i++)
+		_charge_run(p, &p->run[i], now);
+	ledger_advance(p->st->usage, now);
+	p->st->charged_until = now;
+}
+
+void eunomia_progress_tick(eunomia_progress_t *p)
+{
+	hmrf_state_t *snap;
+	char *path;
+
+	slurm_mutex_lock(&p->mutex);
+	_charge_all_locked(p, (double)time(NULL));
+	snap = _snapshot_locked(p, &path);
+	slurm_mutex_unlock(&p->mutex);
+	_save(snap, path);
+}
+
+/* --- shares ---------------------------------------------------------------- */
+
+/* How long the window has been filling, for the monopoly denominators. */
+static double _span(eunomia_progress_t *p, double now)
+{
+	double start = fmax(ledger_window_start(p->st->usage), p->since);
+
+	return isfinite(start) && now - start > 1 ? now - start : 1;
+}
+
+/* Every account's weight, progress, own monopoly and activity, charged to
+ * now; *monopoly the common one.  The caller frees the array. */
+static eunomia_account_t *_accounts_locked(eunomia_progress_t *p,
+					   double now, double *monopoly)
+{
+	int n = names_count(p->st->names);
+	eunomia_account_t *acct = xcalloc(n ? n : 1, sizeof(*acct));
+	double span = _span(p, now);
+	tres_vec_t used;
+
+	_charge_all_locked(p, now);
+	for (int a = 0; a < n; a++) {
+		const char *name = names_get(p->st->names, a);
+
+		acct[a].weight = eunomia_conf_share(p->conf, name);
+		if (!ledger_usage(p->st->usage, a, &used))
+			acct[a].progress = used.v[0];
+		acct[a].monopoly = _mono_rate(p, a) * span;
+		acct[a].active = acct[a].progress > 0;
+	}
+	for (int i = 0; i < p->nrun; i++)
+		if (p->run[i].acct < n)
+			acct[p->run[i].acct].active = true;
+	*monopoly = _common_rate(p) * span;
+	return acct;
+}
+
+double eunomia_progress_gap(eunomia_progress_t *p, const char *account)
+{
+	double now = (double)time(NULL), gap = 0, mono, fair;
+	eunomia_account_t *acct;
+	int a, n;
+
+	slurm_mutex_lock(&p->mutex);
+	a = _account(p, account);
+	n = names_count(p->st->names);
+	if (a >= 0 && (p->gap_dirty || p->gap_at != now || a >= p->gap_cap)) {
+		acct = _accounts_locked(p, now, &mono);
+		fair = eunomia_fair_share(acct, n, mono);
+		if (n > p->gap_cap) {
+			xrecalloc(p->gap, n, sizeof(double));
+			p->gap_cap = n;
+		}
+		for (int i = 0; i < n; i++)
+			p->gap[i] = eunomia_gap(
+				eunomia_account_share(&acct[i], mono), fair);
+		xfree(acct);
+		p->gap_at = now;
+		p->gap_dirty = false;
+	}
+	if (a >= 0)
+		gap = p->gap[a];
+	slurm_mutex_unlock(&p->mutex);
+	return gap;
+}
+
+double eunomia_progress_speed(eunomia_progress_t *p, const char *account,
+			      const node_record_t *node_ptr)
+{
+	double s;
+
+	slurm_mutex_lock(&p->mutex);
+	s = _speed(p, account, node_ptr);
+	slurm_mutex_unlock(&p->mutex);
+	return s;
+}
+
+void eunomia_progress_export(eunomia_progress_t *p, progress_info_t *out)
+{
+	double now = (double)time(NULL);
+
+	slurm_mutex_lock(&p->mutex);
+	out->acct = _accounts_locked(p, now, &out->monopoly);
+	out->count = names_count(p->st->names);
+	out->default_weight = p->conf->default_share;
+	out->name = xcalloc(out->count ? out->count : 1, sizeof(char *));
+	for (int a = 0; a < out->count; a++)
+		out->name[a] = xstrdup(names_get(p->st->names, a));
+	slurm_mutex_unlock(&p->mutex);
+}
+
+/* The largest factor among the features a pending job asks for ("gen4",
+ * "gen3|gen4", "gen4&ib"), or 0 when it asks for none the map knows. */
+static double _constraint_speed(eunomia_progress_t *p, const char *account,
+				const char *features)
+{
+	char *list, *c;
+	double s;
+
+	if (!features || !features[0])
+		return 0;
+	list = xstrdup(features);
+	for (c = list; *c; c++)
+		if (strchr("|&[]()*", *c))
+			*c = ',';
+	s = eunomia_conf_speed(p->conf, account, list);
+	xfree(list);
+	/* Nothing named in the map: the default speed, i.e. no information. */
+	return s;
+}
+
+double eunomia_progress_job_rate(eunomia_progress_t *p,
+				 job_record_t *job_ptr)
+{
+	struct job_details *d = job_ptr->details;
+	double cpus, speed = 0, total = 0;
+	node_record_t *node_ptr;
+	int a;
+
+	slurm_mutex_lock(&p->mutex);
+	cpus = d && d->min_cpus ? d->min_cpus : 1;
+	if (d)
+		speed = _constraint_speed(p, job_ptr->account, d->features);
+	if (!(speed > 0) || !d || !d->features || !d->features[0]) {
+		/* Unconstrained: the account's average over the cluster. */
+		a = _account(p, job_ptr->account);
+		for (int i = 0; (node_ptr = next_node(&i)); i++)
+			total += node_ptr->cpus_efctv;
+		speed = a >= 0 && total > 0 ? _mono_rate(p, a) / total : 1;
+	}
+	slurm_mutex_unlock(&p->mutex);
+	return cpus * speed;
+}

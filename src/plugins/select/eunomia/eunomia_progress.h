@@ -1,0 +1,86 @@
+/*
+ * eunomia_progress.h - select/eunomia's progress accounting: every running
+ * job makes progress at its CPUs x the speed factors of its nodes (for
+ * its account, eunomia.conf); the progress is charged to its account's
+ * windowed ledger (the core's, one "progress" slot) when the job ends and
+ * every Period, and saved in StateSaveLocation/horae_eunomia.state like
+ * priority/hmrf's usage.  From it come each account's progress share, the
+ * fair share and the gap that Placement=eunomia steers by, and what
+ * priority/hmrf's Eunomia factor ranks by (progress_info.h).
+ *
+ * Every function takes the object's own mutex.  Functions that read job
+ * or node records are called with slurmctld's locks held (job_test,
+ * job_begin, job_fini, job_init, get_info); the period's charge takes no
+ * slurmctld lock: it uses only what job_begin recorded.
+ */
+#ifndef HORAE_EUNOMIA_PROGRESS_H
+#define HORAE_EUNOMIA_PROGRESS_H
+
+#include <stdbool.h>
+
+#include "src/slurmctld/slurmctld.h"
+
+#include "common/eunomia_conf.h"
+#include "progress_info.h"
+
+#define EUNOMIA_STATE_KIND "horae-eunomia"
+
+typedef struct eunomia_progress eunomia_progress_t;
+
+/*
+ * Take conf (owned from now on) and load the saved progress from
+ * state_dir.  When the saved state and its fallbacks are all unreadable,
+ * returns NULL after logging why, unless start_empty (slurmctld -i).
+ */
+eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
+					    const char *state_dir,
+					    bool start_empty);
+
+/* Save one last time, free, and set *p to NULL.  NULL-safe. */
+void eunomia_progress_destroy(eunomia_progress_t **p);
+
+/* A new configuration (owned from now on); the window keeps its shape
+ * until slurmctld restarts. */
+void eunomia_progress_reconfig(eunomia_progress_t *p, eunomia_conf_t *conf);
+
+/* The configuration in use (valid until the next reconfig). */
+const eunomia_conf_t *eunomia_progress_conf(eunomia_progress_t *p);
+
+/* Nodes changed (node_init, reconfigure): forget cached speed sums. */
+void eunomia_progress_nodes_changed(eunomia_progress_t *p);
+
+/*
+ * slurmctld's job list at start or reconfigure: track every running job
+ * not yet tracked, charged from its start or from the saved state's end;
+ * after a restart, charge jobs that ran and ended while slurmctld was down.
+ */
+void eunomia_progress_sync(eunomia_progress_t *p, List jobs);
+
+/* A job started; ended (its progress charged up to its end); was
+ * suspended or resumed; changed size. */
+void eunomia_progress_begin(eunomia_progress_t *p, job_record_t *job_ptr);
+void eunomia_progress_end(eunomia_progress_t *p, job_record_t *job_ptr);
+void eunomia_progress_pause(eunomia_progress_t *p, job_record_t *job_ptr,
+			    bool paused);
+void eunomia_progress_resized(eunomia_progress_t *p, job_record_t *job_ptr);
+
+/* Charge every running job up to now and save the state (the file is
+ * written with the mutex released).  The period's work. */
+void eunomia_progress_tick(eunomia_progress_t *p);
+
+/* Period= of the configuration. */
+double eunomia_progress_period(eunomia_progress_t *p);
+
+/* The gap of account name to the fair progress share (eunomia_gap). */
+double eunomia_progress_gap(eunomia_progress_t *p, const char *account);
+
+/* The speed factor of node_ptr for account. */
+double eunomia_progress_speed(eunomia_progress_t *p, const char *account,
+			      const node_record_t *node_ptr);
+
+/* HORAE_SELECT_PROGRESS and HORAE_SELECT_JOB_RATE (progress_info.h). */
+void eunomia_progress_export(eunomia_progress_t *p, progress_info_t *out);
+double eunomia_progress_job_rate(eunomia_progress_t *p,
+				 job_record_t *job_ptr);
+
+#endif /* HORAE_EUNOMIA_PROGRESS_H */

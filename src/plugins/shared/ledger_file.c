@@ -1,0 +1,81 @@
+/*
+ * ledger_file.c - see ledger_file.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "src/common/log.h"
+
+#include "common/state.h"
+#include "ledger_file.h"
+
+extern const char plugin_type[];
+
+static bool _same_shape(const hmrf_state_t *st, const window_spec_t *w,
+			double bucket, const char *tres)
+{
+	const window_spec_t *sw = ledger_window(st->usage);
+
+	if (!bucket)
+		bucket = w->length / 64;
+	if (sw->kind != w->kind || sw->length != w->length)
+		return false;
+	if (sw->kind == WINDOW_SLIDING && ledger_bucket(st->usage) != bucket)
+		return false;
+	return !strcmp(st->tres, tres);
+}
+
+hmrf_state_t *ledger_file_load(const char *path, const char *kind,
+			       const window_spec_t *w, double bucket,
+			       const char *tres, bool *fatal)
+{
+	json_object *doc = NULL;
+	horae_err_t warn, err;
+	hmrf_state_t *st;
+	char win[64];
+	int rc;
+
+	*fatal = false;
+	rc = state_load(path, kind, HMRF_STATE_VERSION, &doc, &warn, &err);
+	if (rc == -ENOENT) {
+		info("%s: no saved state in %s: starting from nothing",
+		     plugin_type, path);
+		return NULL;
+	}
+	if (rc) {
+		error("%s: %s", plugin_type, err.text);
+		*fatal = true;
+		return NULL;
+	}
+	if (warn.text[0])
+		error("%s: %s", plugin_type, warn.text);
+	st = hmrf_state_from_json(doc, &err);
+	json_object_put(doc);
+	if (!st) {
+		error("%s: %s: %s", plugin_type, path, err.text);
+		*fatal = true;
+		return NULL;
+	}
+	if (!_same_shape(st, w, bucket, tres)) {
+		window_format(ledger_window(st->usage), win, sizeof(win));
+		error("%s: %s holds usage over window %s of %s; the configuration asks for another window or TRES list, so the history restarts empty",
+		      plugin_type, path, win, st->tres);
+		hmrf_state_destroy(&st);
+	}
+	return st;
+}
+
+void ledger_file_save(const char *path, const char *kind,
+		      const hmrf_state_t *snap)
+{
+	json_object *doc = hmrf_state_to_json(snap);
+	horae_err_t err;
+
+	if (!doc)
+		error("%s: cannot save state: out of memory", plugin_type);
+	else if (state_save(path, kind, HMRF_STATE_VERSION, doc, &err))
+		error("%s: cannot save state: %s", plugin_type, err.text);
+	json_object_put(doc);
+}

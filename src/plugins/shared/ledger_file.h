@@ -1,0 +1,30 @@
+/*
+ * ledger_file.h - loading and saving a plugin's per-account ledgers
+ * (core hmrf_state) in StateSaveLocation, with the messages an admin needs:
+ * priority/hmrf keeps its usage there, select/eunomia its progress.
+ * Formats and fallbacks are the core's (state.h).
+ */
+#ifndef HORAE_LEDGER_FILE_H
+#define HORAE_LEDGER_FILE_H
+
+#include <stdbool.h>
+
+#include "common/hmrf_state.h"
+
+/*
+ * Load path saved as kind.  Returns the state; NULL with *fatal false when
+ * there is none (a first start, logged) or with *fatal true when it exists
+ * but neither it nor its fallbacks can be read (each reason logged).  A
+ * state whose window, bucket or TRES differ from w, bucket and tres is
+ * dropped with an error saying so (*fatal false): history restarts.
+ */
+hmrf_state_t *ledger_file_load(const char *path, const char *kind,
+			       const window_spec_t *w, double bucket,
+			       const char *tres, bool *fatal);
+
+/* Write snap (not consumed) to path as kind; logs failures.  Call it with
+ * no lock held: it is the slow part. */
+void ledger_file_save(const char *path, const char *kind,
+		      const hmrf_state_t *snap);
+
+#endif /* HORAE_LEDGER_FILE_H */
