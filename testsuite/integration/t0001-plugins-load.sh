@@ -29,8 +29,9 @@ tap_ok "priority/hmrf starts with its defaults and says which" $? \
 grep -q "select/eunomia: placement is cons_tres's (no Placement in .*eunomia.conf); progress accounted every 30s" "$log"
 tap_ok "select/eunomia without eunomia.conf says it places as cons_tres does" $? \
 	"$(grep eunomia "$log")"
-grep -q "job_submit/justice: loaded.*STILL PASS-THROUGH" "$log"
-tap_ok "job_submit/justice says at init that it is still pass-through" $?
+grep -q "job_submit/justice: policy justice, history of 1000 jobs, bootstrap 10 jobs" "$log"
+tap_ok "job_submit/justice says at init how it judges deadline jobs" $? \
+	"$(grep justice "$log")"
 
 # sinfo and scontrol see the heterogeneous nodes.
 tap_check "sinfo lists 4 idle nodes" \
@@ -91,7 +92,7 @@ scancel "$big" "$p1" "$p2"
 # job_submit/justice sees the deadline of a job that has one.
 jd=$(sbatch --parsable -A bio --deadline=now+2hours -t 5 -o /dev/null \
 	--wrap 'true')
-grep -q "job_submit/justice: new job uid=0 account=bio deadline=.*admitted" "$log"
+grep -q "job_submit/justice: new job of uid 0: deadline .*, up to 1 CPUs: admitted while learning (0 of 10 jobs)" "$log"
 tap_ok "job_submit/justice logs the deadline of job $jd" $? \
 	"$(grep justice "$log" | tail -3)"
 hc_wait_jobs_done 30

@@ -1,72 +1,160 @@
 /*
  * job_submit_justice.c - job_submit/justice: deadline-aware admission
- * control (Justice).
+ * control (Justice, justice-deadline-admission.md).  Slurm's entry points
+ * and the period thread; the policy is in src/common (justice.c,
+ * justice_history.c), the translation of job records in justice_jobs.c.
  *
- * STILL PASS-THROUGH: until the Justice core lands (issue 5), every job is
- * accepted unchanged; jobs that carry a deadline (sbatch --deadline) are
- * logged so that one can see the plugin receives them.  It says so at init.
+ * Jobs submitted with a deadline (sbatch --deadline) are estimated from
+ * the jobs that finished before them and refused when they cannot make
+ * it, or admitted, a node range sized to just enough nodes.  Every Period
+ * the plugin learns from deadline jobs that finished, drops pending ones
+ * that can no longer make it, terminates late running ones above
+ * KillAbove CPUs and sets the urgency of the rest as their site factor.
  *
- * Locks: slurmctld calls job_submit() and job_modify() with the job write
- * lock held (and the node and partition read locks).
+ * Locks, in this order: slurmctld's (job_submit and job_modify are called
+ * with at least the config, job, node and partition read locks; the
+ * thread takes the job write and node and partition read locks), then our
+ * mutex.  The state file is written with no lock held.
  */
 #include "config.h"
 
-#include <inttypes.h>
-#include <stdio.h>
-#include <time.h>
+#include <errno.h>
+#include <pthread.h>
 
 #include "slurm/slurm.h"
 #include "slurm/slurm_errno.h"
 
 #include "src/common/log.h"
+#include "src/common/read_config.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
+
+#include "justice_ctx.h"
+#include "justice_jobs.h"
+#include "periodic.h"
 
 const char plugin_name[] = "Horae Justice deadline-aware admission control";
 const char plugin_type[] = "job_submit/justice";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
+/* Set by slurmctld -i: start even if saved state cannot be read. */
+extern bool ignore_state_errors __attribute__((weak));
+
+static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+static justice_ctx_t *ctx;
+static periodic_t *ticker;
+
+static const slurmctld_lock_t job_write_lock = {
+	.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+
+static void _save(json_object *snap, char *path)
+{
+	justice_ctx_save(path, snap);
+	json_object_put(snap);
+	xfree(path);
+}
+
+static void _tick(void *arg)
+{
+	json_object *snap;
+	char *path;
+
+	lock_slurmctld(job_write_lock);
+	slurm_mutex_lock(&mutex);
+	justice_period(ctx, time(NULL));
+	snap = justice_ctx_snapshot(ctx);
+	path = xstrdup(ctx->state_path);
+	slurm_mutex_unlock(&mutex);
+	unlock_slurmctld(job_write_lock);
+	_save(snap, path);
+}
+
+static double _period(void *arg)
+{
+	double period;
+
+	slurm_mutex_lock(&mutex);
+	period = ctx->conf.period;
+	slurm_mutex_unlock(&mutex);
+	return period;
+}
+
+/* justice.conf; a bad file stops slurmctld. */
+static void _read_conf(justice_conf_t *conf)
+{
+	char *path = get_extra_conf_path("justice.conf");
+	horae_err_t err;
+	int rc;
+
+	justice_conf_init(conf);
+	rc = justice_conf_read(conf, path, &err);
+	if (rc && rc != -ENOENT)
+		fatal("%s: %s", plugin_type, err.text);
+	info("%s: policy %s, history of %d jobs, bootstrap %ld jobs, period %.0fs, kill above %.0f CPUs, elastic sizing %s (%s%s)",
+	     plugin_type, justice_policy_name(conf->policy),
+	     conf->history_length, conf->bootstrap, conf->period,
+	     conf->kill_above, conf->elastic ? "on" : "off", path,
+	     rc == -ENOENT ? ": not found, defaults" : "");
+	xfree(path);
+}
+
 int init(void)
 {
-	info("%s: loaded; STILL PASS-THROUGH: every job is admitted until the Justice policy is enabled",
-	     plugin_type);
+	justice_conf_t conf;
+	bool start_empty = &ignore_state_errors && ignore_state_errors;
+
+	if (!running_in_slurmctld())
+		return SLURM_SUCCESS;
+	_read_conf(&conf);
+	ctx = justice_ctx_create(&conf, slurm_conf.state_save_location,
+				 start_empty);
+	if (!ctx)
+		fatal("%s: cannot start: see the errors above", plugin_type);
+	ticker = periodic_start(_tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
 
 int fini(void)
 {
+	json_object *snap;
+	char *path;
+
+	if (!ctx)
+		return SLURM_SUCCESS;
+	periodic_stop(&ticker);
+	slurm_mutex_lock(&mutex);
+	snap = justice_ctx_snapshot(ctx);
+	path = xstrdup(ctx->state_path);
+	justice_ctx_destroy(&ctx);
+	slurm_mutex_unlock(&mutex);
+	_save(snap, path);
 	return SLURM_SUCCESS;
-}
-
-/* Log a deadline the plugin saw; job is "new job" or "job 123". */
-static void _log_deadline(const char *job, const char *account, uint32_t uid,
-			  time_t deadline)
-{
-	char when[32];
-	struct tm tm;
-
-	if (!deadline || deadline == (time_t)NO_VAL)
-		return;
-	localtime_r(&deadline, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
-	info("%s: %s uid=%u account=%s deadline=%s (in %" PRId64 " s): admitted (pass-through)",
-	     plugin_type, job, uid, account ? account : "(default)", when,
-	     (int64_t)(deadline - time(NULL)));
 }
 
 extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 		      char **err_msg)
 {
-	_log_deadline("new job", job_desc->account, submit_uid,
-		      job_desc->deadline);
-	return SLURM_SUCCESS;
+	int rc;
+
+	if (!ctx)
+		return SLURM_SUCCESS;
+	slurm_mutex_lock(&mutex);
+	rc = justice_submit(ctx, job_desc, submit_uid, err_msg);
+	slurm_mutex_unlock(&mutex);
+	return rc;
 }
 
 extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		      uint32_t submit_uid, char **err_msg)
 {
-	char job[32];
+	int rc;
 
-	snprintf(job, sizeof(job), "job %u", job_ptr->job_id);
-	_log_deadline(job, job_ptr->account, submit_uid, job_desc->deadline);
-	return SLURM_SUCCESS;
+	if (!ctx)
+		return SLURM_SUCCESS;
+	slurm_mutex_lock(&mutex);
+	rc = justice_modify(ctx, job_desc, job_ptr, err_msg);
+	slurm_mutex_unlock(&mutex);
+	return rc;
 }

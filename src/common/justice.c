@@ -1,0 +1,172 @@
+/*
+ * justice.c - Justice's estimate, admission and offers.  See justice.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "justice.h"
+
+static const char *const names[] = {
+	[JUSTICE_POLICY_JUSTICE] = "justice",
+	[JUSTICE_POLICY_BASELINE_FS] = "baseline-fs",
+	[JUSTICE_POLICY_REACTIVE_FS] = "reactive-fs",
+	[JUSTICE_POLICY_ORACLE] = "oracle",
+};
+#define NNAMES (sizeof(names) / sizeof(names[0]))
+
+int justice_policy_parse(const char *s, justice_policy_t *out,
+			 horae_err_t *err)
+{
+	for (size_t i = 0; s && out && i < NNAMES; i++) {
+		if (!strcmp(s, names[i])) {
+			*out = (justice_policy_t)i;
+			return 0;
+		}
+	}
+	return err_set(err, -EINVAL,
+		       "unknown admission policy '%s' (use justice, baseline-fs, reactive-fs or oracle)",
+		       s ? s : "");
+}
+
+const char *justice_policy_name(justice_policy_t p)
+{
+	return (size_t)p < NNAMES ? names[p] : "unknown";
+}
+
+/* CALCULATE_ALLOC_FRACTION and CORRECT_ALLOC_FRACTION (with
+ * VALIDATE_FRACTION to [MinCPUFrac, 1]). */
+static double _fraction(const justice_history_t *h)
+{
+	double lo = justice_history_min(h);
+	double f = (justice_history_last(h) +
+		    (justice_history_last_success(h) ? lo :
+						       justice_history_max(h))) /
+		   2;
+
+	f += justice_history_correction(h);
+	return fmin(1.0, fmax(lo, f));
+}
+
+/* Fill in what would be feasible for a fraction f before the stretch. */
+static void _what_would_do(justice_estimate_t *e, const justice_request_t *r,
+			   double f)
+{
+	e->cpus_needed = e->req_cpus;
+	e->deadline_ok = f < 1 ? fmax(r->queued / (1 - f), r->deadline) :
+				 INFINITY;
+}
+
+int justice_estimate(const justice_history_t *h, const justice_params_t *p,
+		     const justice_request_t *r, justice_estimate_t *out,
+		     horae_err_t *err)
+{
+	justice_estimate_t e = { 0 };
+	double f;
+
+	if (!p || !r || !out)
+		return err_set(err, -EINVAL, "justice: missing arguments");
+	if (!(r->deadline > 0) || !isfinite(r->deadline) ||
+	    !(r->requested > 0) || !isfinite(r->requested) ||
+	    !(p->capacity > 0) || !isfinite(p->capacity) ||
+	    !(r->queued >= 0) || !isfinite(r->queued))
+		return err_set(err, -EINVAL,
+			       "justice: a job needs a deadline window and size > 0, a queue time >= 0 and a cluster of > 0 CPUs");
+	e.max_cpus = fmin(r->requested, p->capacity);
+	e.req_cpus = e.max_cpus;
+	e.ttd = r->deadline - r->queued;
+	e.fraction = 1;
+	switch (p->policy) {
+	case JUSTICE_POLICY_BASELINE_FS:
+	case JUSTICE_POLICY_REACTIVE_FS:
+		e.verdict = JUSTICE_FEASIBLE;
+		break;
+	case JUSTICE_POLICY_ORACLE:
+		/* The exact need over the time left. */
+		f = e.ttd > 0 ? r->need / e.ttd / e.max_cpus : INFINITY;
+		e.fraction = f;
+		e.req_cpus = fmax(ceil(f * e.max_cpus - 1e-9), 1);
+		e.verdict = e.req_cpus > e.max_cpus ? JUSTICE_INFEASIBLE :
+						      JUSTICE_FEASIBLE;
+		if (e.verdict == JUSTICE_INFEASIBLE) {
+			e.cpus_needed = e.req_cpus;
+			e.deadline_ok = r->queued + r->need / e.max_cpus;
+		}
+		break;
+	case JUSTICE_POLICY_JUSTICE:
+	default:
+		if (justice_history_count(h) < 2 ||
+		    justice_history_count(h) < p->bootstrap) {
+			e.verdict = JUSTICE_BOOTSTRAP;
+			break;
+		}
+		f = _fraction(h);
+		e.fraction = e.ttd > 0 ? f * r->deadline / e.ttd : INFINITY;
+		e.req_cpus = isfinite(e.fraction) ?
+				     fmax(ceil(e.fraction * e.max_cpus - 1e-9),
+					  1) :
+				     INFINITY;
+		e.verdict = e.req_cpus > e.max_cpus ? JUSTICE_INFEASIBLE :
+						      JUSTICE_FEASIBLE;
+		if (e.verdict == JUSTICE_INFEASIBLE)
+			_what_would_do(&e, r, f);
+		break;
+	}
+	if (e.verdict != JUSTICE_INFEASIBLE && e.ttd > 0)
+		e.priority = e.req_cpus / e.ttd;
+	*out = e;
+	return 0;
+}
+
+double justice_offers(const double *req_cpus, size_t n, double free_cpus,
+		      double *offers)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (req_cpus[i] <= free_cpus) {
+			offers[i] = req_cpus[i];
+			free_cpus -= req_cpus[i];
+		} else {
+			offers[i] = 0;
+		}
+	}
+	return free_cpus;
+}
+
+typedef struct keyed {
+	double key;
+	size_t i;
+} keyed_t;
+
+static int _by_key(const void *a, const void *b)
+{
+	const keyed_t *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+int justice_order(const justice_estimate_t *est, size_t n, size_t *order)
+{
+	keyed_t *k = malloc((n ? n : 1) * sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		k[i].i = i;
+		k[i].key = est[i].verdict == JUSTICE_INFEASIBLE ?
+				   INFINITY : est[i].priority;
+	}
+	qsort(k, n, sizeof(*k), _by_key);
+	for (size_t i = 0; i < n; i++)
+		order[i] = k[i].i;
+	free(k);
+	return 0;
+}
+
+bool justice_kill_late(double now, double deadline, double cpus,
+		       double kill_above)
+{
+	return now > deadline && cpus > kill_above;
+}

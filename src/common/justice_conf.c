@@ -1,0 +1,131 @@
+/*
+ * justice_conf.c - job_submit/justice's settings.  See justice_conf.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "justice_conf.h"
+#include "kvfile.h"
+
+void justice_conf_init(justice_conf_t *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->policy = JUSTICE_POLICY_JUSTICE;
+	c->history_length = 1000;
+	c->smoothing = JUSTICE_SMOOTH_EQUAL;
+	c->alpha = 0.5;
+	c->bootstrap = 10;
+	c->period = 30;
+	c->kill_above = 4;
+	c->elastic = true;
+	c->urgency_weight = 1000;
+}
+
+static int _policy(justice_conf_t *c, const char *value, horae_err_t *err)
+{
+	justice_policy_t p;
+	horae_err_t e;
+
+	if (justice_policy_parse(value, &p, &e))
+		return err_set(err, -EINVAL, "Policy=%s: %s", value, e.text);
+	if (p == JUSTICE_POLICY_ORACLE)
+		return err_set(err, -EINVAL,
+			       "Policy=oracle: the oracle knows each job's exact need, which only the simulator has");
+	c->policy = p;
+	return 0;
+}
+
+static int _smoothing(justice_conf_t *c, const char *value, horae_err_t *err)
+{
+	double a;
+
+	if (!strcasecmp(value, "equal")) {
+		c->smoothing = JUSTICE_SMOOTH_EQUAL;
+		return 0;
+	}
+	if (strncasecmp(value, "exp:", 4))
+		return err_set(err, -EINVAL,
+			       "Smoothing=%s: use equal or exp:ALPHA", value);
+	if (kvfile_number("Smoothing=exp:ALPHA", value + 4, 0, true, &a, err))
+		return -EINVAL;
+	if (a > 1)
+		return err_set(err, -EINVAL,
+			       "Smoothing=%s: ALPHA must be at most 1", value);
+	c->smoothing = JUSTICE_SMOOTH_EXP;
+	c->alpha = a;
+	return 0;
+}
+
+static int _bool(const char *key, const char *value, bool *out,
+		 horae_err_t *err)
+{
+	if (!strcasecmp(value, "yes") || !strcasecmp(value, "true") ||
+	    !strcmp(value, "1"))
+		*out = true;
+	else if (!strcasecmp(value, "no") || !strcasecmp(value, "false") ||
+		 !strcmp(value, "0"))
+		*out = false;
+	else
+		return err_set(err, -EINVAL, "%s=%s: use yes or no", key,
+			       value);
+	return 0;
+}
+
+int justice_conf_set(justice_conf_t *c, const char *key, const char *value,
+		     horae_err_t *err)
+{
+	double v;
+
+	if (!c || !key || !value)
+		return err_set(err, -EINVAL, "missing key or value");
+	if (!strcasecmp(key, "Policy"))
+		return _policy(c, value, err);
+	if (!strcasecmp(key, "Smoothing"))
+		return _smoothing(c, value, err);
+	if (!strcasecmp(key, "Elastic"))
+		return _bool("Elastic", value, &c->elastic, err);
+	if (!strcasecmp(key, "Period"))
+		return kvfile_duration("Period", value, true, &c->period, err);
+	if (!strcasecmp(key, "HistoryLength")) {
+		if (kvfile_number(key, value, 1, false, &v, err))
+			return -EINVAL;
+		if (v > JUSTICE_HISTORY_MAX || v != floor(v))
+			return err_set(err, -EINVAL,
+				       "HistoryLength=%s: a whole number up to %d",
+				       value, JUSTICE_HISTORY_MAX);
+		c->history_length = (int)v;
+		return 0;
+	}
+	if (!strcasecmp(key, "Bootstrap")) {
+		if (kvfile_number(key, value, 0, false, &v, err))
+			return -EINVAL;
+		c->bootstrap = (long)v;
+		return 0;
+	}
+	if (!strcasecmp(key, "KillAbove"))
+		return kvfile_number(key, value, 0, false, &c->kill_above, err);
+	if (!strcasecmp(key, "UrgencyWeight"))
+		return kvfile_number(key, value, 0, false, &c->urgency_weight,
+				     err);
+	return err_set(err, -EINVAL, "unknown key '%s'", key);
+}
+
+static int _line(void *arg, const kvfile_line_t *l, horae_err_t *err)
+{
+	for (int i = 0; i < l->npairs; i++) {
+		int rc = justice_conf_set(arg, l->key[i], l->value[i], err);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int justice_conf_read(justice_conf_t *c, const char *path, horae_err_t *err)
+{
+	return kvfile_read(path, _line, c, err);
+}

@@ -1,0 +1,215 @@
+/*
+ * justice_test.c - Check tests of justice.c: each step of Algorithms 2 and
+ * 3 on a hand-computed history, the bootstrap, the correction kept within
+ * [MinCPUFrac, 1], an infeasible job with what would be feasible, the
+ * baselines, offers and order.
+ */
+#include <check.h>
+
+#include "check_run.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "../justice.h"
+
+static const justice_done_t A = { 10, 100, 500, 10, true };  /* 0.5 */
+static const justice_done_t B = { 20, 200, 800, 20, true };  /* 0.2 */
+static const justice_done_t C = { 10, 100, 900, 5, false };  /* 0.9 */
+
+static justice_history_t *_history(int njobs)
+{
+	const justice_done_t *jobs[] = { &A, &B, &C };
+	horae_err_t err;
+	justice_history_t *h = justice_history_create(100, JUSTICE_SMOOTH_EQUAL,
+						      0, &err);
+
+	for (int i = 0; i < njobs; i++)
+		justice_history_track(h, jobs[i], 100, &err);
+	return h;
+}
+
+START_TEST(test_bootstrap)
+{
+	justice_history_t *h = _history(1);
+	justice_params_t p = { .capacity = 100 };
+	justice_request_t r = { .requested = 10, .deadline = 100 };
+	justice_estimate_t e;
+	horae_err_t err;
+
+	/* One job learnt: no estimate yet (the paper's CompletedJobs > 1). */
+	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), 0);
+	ck_assert_int_eq(e.verdict, JUSTICE_BOOTSTRAP);
+	ck_assert_double_eq(e.req_cpus, 10);
+	ck_assert_int_eq(justice_estimate(NULL, &p, &r, &e, &err), 0);
+	ck_assert_int_eq(e.verdict, JUSTICE_BOOTSTRAP);
+	/* A configured bootstrap of 3 jobs: still learning after 2. */
+	justice_history_destroy(&h);
+	h = _history(2);
+	p.bootstrap = 3;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_int_eq(e.verdict, JUSTICE_BOOTSTRAP);
+	p.bootstrap = 2;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_int_eq(e.verdict, JUSTICE_FEASIBLE);
+	justice_history_destroy(&h);
+}
+END_TEST
+
+/* After A and B (both met): fraction (1 + 0.2) / 2 = 0.6, corrected by the
+ * mean error -0.65 to -0.05, validated up to MinCPUFrac 0.2; 2 CPUs of
+ * 10.  After C (missed): (0.5 + 0.9) / 2 = 0.7, - 0.3 = 0.4: 4 of 10. */
+START_TEST(test_steps)
+{
+	justice_history_t *h = _history(2);
+	justice_params_t p = { .capacity = 100 };
+	justice_request_t r = { .requested = 10, .deadline = 100 };
+	justice_estimate_t e;
+	horae_err_t err;
+
+	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), 0);
+	ck_assert_int_eq(e.verdict, JUSTICE_FEASIBLE);
+	ck_assert_double_eq_tol(e.fraction, 0.2, 1e-12);
+	ck_assert_double_eq(e.req_cpus, 2);
+	ck_assert_double_eq_tol(e.priority, 2.0 / 100, 1e-12);
+	justice_history_destroy(&h);
+	h = _history(3);
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq_tol(e.fraction, 0.4, 1e-12);
+	ck_assert_double_eq(e.req_cpus, 4);
+	/* Queue stretch: 50 s queued of 100 doubles it: 8 CPUs. */
+	r.queued = 50;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq_tol(e.fraction, 0.8, 1e-12);
+	ck_assert_double_eq(e.req_cpus, 8);
+	ck_assert_double_eq_tol(e.ttd, 50, 1e-12);
+	/* Never fewer than 1 CPU; capped by the cluster. */
+	r.queued = 0;
+	r.requested = 1;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq(e.req_cpus, 1);
+	r.requested = 1000;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq(e.max_cpus, 100);
+	ck_assert_double_eq(e.req_cpus, 40);
+	justice_history_destroy(&h);
+}
+END_TEST
+
+/* The correction never takes the fraction outside [MinCPUFrac, 1]. */
+START_TEST(test_correction_bounds)
+{
+	horae_err_t err;
+	justice_history_t *h = justice_history_create(100, JUSTICE_SMOOTH_EQUAL,
+						      0, &err);
+	justice_params_t p = { .capacity = 100 };
+	justice_request_t r = { .requested = 10, .deadline = 100 };
+	justice_done_t starved = { 10, 100, 990, 1, false }; /* error 0.89 */
+	justice_estimate_t e;
+
+	for (int i = 0; i < 5; i++)
+		justice_history_track(h, &starved, 100, &err);
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq_tol(e.fraction, 1.0, 1e-12);
+	ck_assert_double_eq(e.req_cpus, 10);
+	justice_history_destroy(&h);
+}
+END_TEST
+
+/* 90 s of 100 queued at fraction 0.4: 4 x 10 = 40 CPUs > 10: infeasible;
+ * it would need 40 CPUs, or a window of 90 / (1 - 0.4) = 150 s. */
+START_TEST(test_infeasible)
+{
+	justice_history_t *h = _history(3);
+	justice_params_t p = { .capacity = 100 };
+	justice_request_t r = { .requested = 10, .deadline = 100, .queued = 90 };
+	justice_estimate_t e;
+	horae_err_t err;
+
+	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), 0);
+	ck_assert_int_eq(e.verdict, JUSTICE_INFEASIBLE);
+	ck_assert_double_eq(e.cpus_needed, 40);
+	ck_assert_double_eq_tol(e.deadline_ok, 150, 1e-9);
+	ck_assert_double_eq(e.priority, 0);
+	/* Past the deadline: infeasible whatever the fraction. */
+	r.queued = 100;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_int_eq(e.verdict, JUSTICE_INFEASIBLE);
+	r.queued = -1;
+	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), -EINVAL);
+	ck_assert(strstr(err.text, "queue time >= 0"));
+	justice_history_destroy(&h);
+}
+END_TEST
+
+START_TEST(test_baselines)
+{
+	justice_params_t p = { .capacity = 100 };
+	justice_request_t r = { .requested = 10, .deadline = 100,
+				.queued = 60, .need = 500 };
+	justice_estimate_t e;
+	justice_policy_t pol;
+	horae_err_t err;
+
+	p.policy = JUSTICE_POLICY_BASELINE_FS;
+	justice_estimate(NULL, &p, &r, &e, &err);
+	ck_assert_int_eq(e.verdict, JUSTICE_FEASIBLE);
+	ck_assert_double_eq(e.req_cpus, 10);
+	/* Oracle: 500 CPU-s in the 40 s left needs 12.5 -> 13 CPUs > 10. */
+	p.policy = JUSTICE_POLICY_ORACLE;
+	justice_estimate(NULL, &p, &r, &e, &err);
+	ck_assert_int_eq(e.verdict, JUSTICE_INFEASIBLE);
+	ck_assert_double_eq(e.cpus_needed, 13);
+	ck_assert_double_eq_tol(e.deadline_ok, 110, 1e-9);
+	r.queued = 0; /* 5 CPUs over 100 s */
+	justice_estimate(NULL, &p, &r, &e, &err);
+	ck_assert_int_eq(e.verdict, JUSTICE_FEASIBLE);
+	ck_assert_double_eq(e.req_cpus, 5);
+	ck_assert(justice_kill_late(101, 100, 8, 4));
+	ck_assert(!justice_kill_late(101, 100, 2, 4));
+	ck_assert(!justice_kill_late(99, 100, 8, 4));
+	ck_assert_int_eq(justice_policy_parse("reactive-fs", &pol, &err), 0);
+	ck_assert_int_eq(pol, JUSTICE_POLICY_REACTIVE_FS);
+	ck_assert_str_eq(justice_policy_name(pol), "reactive-fs");
+	ck_assert_int_eq(justice_policy_parse("edf", &pol, &err), -EINVAL);
+	ck_assert(strstr(err.text, "unknown admission policy 'edf'"));
+}
+END_TEST
+
+START_TEST(test_offers_and_order)
+{
+	double req[3] = { 4, 8, 2 }, offers[3];
+	justice_estimate_t e[3] = { 0 };
+	size_t order[3];
+
+	ck_assert_double_eq(justice_offers(req, 3, 10, offers), 4);
+	ck_assert_double_eq(offers[0], 4);
+	ck_assert_double_eq(offers[1], 0); /* does not fit: nothing */
+	ck_assert_double_eq(offers[2], 2);
+	e[0].verdict = JUSTICE_FEASIBLE;
+	e[0].priority = 0.5;
+	e[1].verdict = JUSTICE_INFEASIBLE;
+	e[2].verdict = JUSTICE_FEASIBLE;
+	e[2].priority = 0.1;
+	ck_assert_int_eq(justice_order(e, 3, order), 0);
+	ck_assert_uint_eq(order[0], 2);
+	ck_assert_uint_eq(order[1], 0);
+	ck_assert_uint_eq(order[2], 1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("justice");
+	TCase *tc = tcase_create("justice");
+
+	tcase_add_test(tc, test_bootstrap);
+	tcase_add_test(tc, test_steps);
+	tcase_add_test(tc, test_correction_bounds);
+	tcase_add_test(tc, test_infeasible);
+	tcase_add_test(tc, test_baselines);
+	tcase_add_test(tc, test_offers_and_order);
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}

@@ -1,0 +1,184 @@
+/*
+ * justice_ctx.c - job_submit/justice's context and state file.  See
+ * justice_ctx.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+
+#include "src/common/log.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+
+#include "common/state.h"
+#include "justice_ctx.h"
+
+extern const char plugin_type[];
+
+static bool _get_long(json_object *o, const char *key, long *out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_int))
+		return false;
+	*out = (long)json_object_get_int64(v);
+	return true;
+}
+
+/* Fill ctx from a saved document; false with err on a bad one. */
+static bool _from_json(justice_ctx_t *ctx, json_object *doc, horae_err_t *err)
+{
+	json_object *h, *c, *seen, *t;
+
+	if (!json_object_object_get_ex(doc, "history", &h) ||
+	    !json_object_object_get_ex(doc, "counts", &c) ||
+	    !json_object_object_get_ex(doc, "seen_time", &t) ||
+	    !json_object_object_get_ex(doc, "seen", &seen) ||
+	    !json_object_is_type(seen, json_type_array) ||
+	    json_object_array_length(seen) > JUSTICE_SEEN_MAX) {
+		err_set(err, -EINVAL,
+			"missing or mistyped history, counts, seen_time or seen");
+		return false;
+	}
+	if (!(ctx->hist = justice_history_from_json(h, err)))
+		return false;
+	if (!_get_long(c, "admitted", &ctx->counts.admitted) ||
+	    !_get_long(c, "sized", &ctx->counts.sized) ||
+	    !_get_long(c, "refused", &ctx->counts.refused) ||
+	    !_get_long(c, "dropped", &ctx->counts.dropped) ||
+	    !_get_long(c, "killed", &ctx->counts.killed) ||
+	    !_get_long(c, "learnt", &ctx->counts.learnt)) {
+		err_set(err, -EINVAL, "counts: a count is missing");
+		return false;
+	}
+	ctx->seen_time = json_object_get_double(t);
+	ctx->nseen = (int)json_object_array_length(seen);
+	for (int i = 0; i < ctx->nseen; i++)
+		ctx->seen[i] = (uint32_t)json_object_get_int64(
+			json_object_array_get_idx(seen, i));
+	return true;
+}
+
+static bool _load(justice_ctx_t *ctx, bool *unreadable)
+{
+	json_object *doc = NULL;
+	horae_err_t warn, err;
+	int rc;
+
+	*unreadable = false;
+	rc = state_load(ctx->state_path, JUSTICE_STATE_KIND,
+			JUSTICE_STATE_VERSION, &doc, &warn, &err);
+	if (rc == -ENOENT) {
+		info("%s: no saved history in %s: learning from scratch",
+		     plugin_type, ctx->state_path);
+		return false;
+	}
+	if (rc) {
+		error("%s: %s", plugin_type, err.text);
+		*unreadable = true;
+		return false;
+	}
+	if (warn.text[0])
+		error("%s: %s", plugin_type, warn.text);
+	if (!_from_json(ctx, doc, &err)) {
+		error("%s: %s: %s", plugin_type, ctx->state_path, err.text);
+		justice_history_destroy(&ctx->hist);
+		memset(&ctx->counts, 0, sizeof(ctx->counts));
+		*unreadable = true;
+	}
+	json_object_put(doc);
+	return ctx->hist != NULL;
+}
+
+justice_ctx_t *justice_ctx_create(const justice_conf_t *conf,
+				  const char *state_dir, bool start_empty)
+{
+	justice_ctx_t *ctx = xmalloc(sizeof(*ctx));
+	horae_err_t err;
+	bool unreadable;
+
+	ctx->conf = *conf;
+	ctx->state_path = xstrdup_printf("%s/horae_justice.state", state_dir);
+	if (_load(ctx, &unreadable)) {
+		info("%s: loaded a history of %ld finished jobs (%ld learnt from)",
+		     plugin_type, justice_history_count(ctx->hist),
+		     ctx->counts.learnt);
+		return ctx;
+	}
+	if (unreadable && !start_empty) {
+		error("%s: refusing to start without the learnt history; fix or remove %s (and .old), or start slurmctld with -i to start with none",
+		      plugin_type, ctx->state_path);
+		justice_ctx_destroy(&ctx);
+		return NULL;
+	}
+	ctx->hist = justice_history_create(conf->history_length,
+					   conf->smoothing, conf->alpha, &err);
+	if (!ctx->hist) {
+		error("%s: %s", plugin_type, err.text);
+		justice_ctx_destroy(&ctx);
+		return NULL;
+	}
+	ctx->seen_time = (double)time(NULL);
+	return ctx;
+}
+
+void justice_ctx_destroy(justice_ctx_t **ctx)
+{
+	if (!ctx || !*ctx)
+		return;
+	justice_history_destroy(&(*ctx)->hist);
+	xfree((*ctx)->state_path);
+	xfree(*ctx);
+}
+
+json_object *justice_ctx_snapshot(const justice_ctx_t *ctx)
+{
+	json_object *doc = json_object_new_object();
+	json_object *c = json_object_new_object();
+	json_object *seen = json_object_new_array();
+	json_object *h = justice_history_to_json(ctx->hist);
+
+	if (!doc || !c || !seen || !h) {
+		json_object_put(doc);
+		json_object_put(c);
+		json_object_put(seen);
+		json_object_put(h);
+		return NULL;
+	}
+	json_object_object_add(c, "admitted",
+			       json_object_new_int64(ctx->counts.admitted));
+	json_object_object_add(c, "sized",
+			       json_object_new_int64(ctx->counts.sized));
+	json_object_object_add(c, "refused",
+			       json_object_new_int64(ctx->counts.refused));
+	json_object_object_add(c, "dropped",
+			       json_object_new_int64(ctx->counts.dropped));
+	json_object_object_add(c, "killed",
+			       json_object_new_int64(ctx->counts.killed));
+	json_object_object_add(c, "learnt",
+			       json_object_new_int64(ctx->counts.learnt));
+	for (int i = 0; i < ctx->nseen; i++)
+		json_object_array_add(seen, json_object_new_int64(ctx->seen[i]));
+	json_object_object_add(doc, "history", h);
+	json_object_object_add(doc, "counts", c);
+	json_object_object_add(doc, "seen_time",
+			       json_object_new_double(ctx->seen_time));
+	json_object_object_add(doc, "seen", seen);
+	return doc;
+}
+
+void justice_ctx_save(const char *path, json_object *snap)
+{
+	horae_err_t err;
+
+	if (!snap)
+		error("%s: cannot save state: out of memory", plugin_type);
+	else if (state_save(path, JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION,
+			    snap, &err))
+		error("%s: cannot save state: %s", plugin_type, err.text);
+}

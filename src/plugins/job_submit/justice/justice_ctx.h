@@ -1,0 +1,59 @@
+/*
+ * justice_ctx.h - what job_submit/justice holds while slurmctld runs: its
+ * configuration, the history it learns from (core justice_history), its
+ * counts, and which finished jobs it has learnt from.  Saved in
+ * StateSaveLocation/horae_justice.state (core state.h) every period and
+ * at shutdown.  Guarded by the plugin's mutex.
+ */
+#ifndef HORAE_JUSTICE_CTX_H
+#define HORAE_JUSTICE_CTX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "common/justice_conf.h"
+#include "common/justice_history.h"
+
+#define JUSTICE_STATE_KIND "horae-justice"
+#define JUSTICE_STATE_VERSION 1
+#define JUSTICE_SEEN_MAX 256
+
+typedef struct justice_counts {
+	long admitted, sized, refused, dropped, killed, learnt;
+} justice_counts_t;
+
+typedef struct justice_ctx {
+	justice_conf_t conf;
+	justice_history_t *hist;
+	justice_counts_t counts;
+	char *state_path;
+	/* Learnt up to here: jobs that ended before seen_time, and those
+	 * ending at seen_time whose ids are in seen[]. */
+	double seen_time;
+	uint32_t seen[JUSTICE_SEEN_MAX];
+	int nseen;
+} justice_ctx_t;
+
+/*
+ * Create the context with conf, loading the saved history from state_dir.
+ * When the saved state and its fallbacks are all unreadable, returns NULL
+ * after logging why, unless start_empty (slurmctld -i).  A saved history
+ * kept with another HistoryLength or Smoothing stays as it was (what was
+ * learnt is worth more), with a log line saying so.
+ */
+justice_ctx_t *justice_ctx_create(const justice_conf_t *conf,
+				  const char *state_dir, bool start_empty);
+
+/* Free it and set *ctx to NULL.  NULL-safe. */
+void justice_ctx_destroy(justice_ctx_t **ctx);
+
+/* The state as a JSON document (caller owns it; NULL: out of memory).
+ * Cheap enough to build under the mutex; write it without. */
+json_object *justice_ctx_snapshot(const justice_ctx_t *ctx);
+
+/* Write a snapshot to path; logs failures. */
+void justice_ctx_save(const char *path, json_object *snap);
+
+#endif /* HORAE_JUSTICE_CTX_H */

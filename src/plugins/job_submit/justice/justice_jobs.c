@@ -1,0 +1,517 @@
+/*
+ * justice_jobs.c - see justice_jobs.h.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "slurm/slurm.h"
+#include "slurm/slurm_errno.h"
+
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/node_conf.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/job_scheduler.h"
+#include "src/slurmctld/node_scheduler.h"
+#include "src/slurmctld/srun_comm.h"
+
+#include "common/justice.h"
+#include "justice_jobs.h"
+
+extern const char plugin_type[];
+
+/* admin_comment of an admitted job: "justice: up to M CPUs ...". */
+#define UPTO "justice: up to "
+
+static double _capacity(void)
+{
+	node_record_t *node_ptr;
+	double cpus = 0;
+
+	for (int i = 0; (node_ptr = next_node(&i)); i++)
+		cpus += node_ptr->cpus_efctv;
+	return cpus;
+}
+
+static void _when(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+static justice_params_t _params(const justice_ctx_t *ctx)
+{
+	justice_params_t p = { .policy = ctx->conf.policy,
+			       .capacity = _capacity(),
+			       .bootstrap = ctx->conf.bootstrap };
+	return p;
+}
+
+/* --- submission ------------------------------------------------------------ */
+
+typedef struct shape {
+	double per_node;	/* CPUs per node of a node range */
+	double requested;	/* the most CPUs it may use */
+	bool elastic;		/* a node range Justice may size */
+	uint32_t min_nodes, max_nodes;
+} shape_t;
+
+static uint32_t _u32(uint32_t v, uint32_t deflt)
+{
+	return v == NO_VAL ? deflt : v;
+}
+
+static uint16_t _u16(uint16_t v, uint16_t deflt)
+{
+	return v == NO_VAL16 ? deflt : v;
+}
+
+static shape_t _shape(const justice_ctx_t *ctx, const job_desc_msg_t *d)
+{
+	shape_t s = { 0 };
+	double cpt = _u16(d->cpus_per_task, 1), tasks;
+
+	s.per_node = _u16(d->ntasks_per_node, 1) * cpt;
+	s.min_nodes = _u32(d->min_nodes, 1);
+	s.max_nodes = _u32(d->max_nodes, s.min_nodes);
+	s.elastic = ctx->conf.elastic && s.max_nodes > s.min_nodes;
+	if (s.elastic) {
+		s.requested = s.max_nodes * s.per_node;
+	} else {
+		tasks = _u32(d->num_tasks, 1) * cpt;
+		s.requested = fmax(fmax(_u32(d->min_cpus, 1), tasks),
+				   s.min_nodes * s.per_node);
+	}
+	return s;
+}
+
+static int _refuse(justice_ctx_t *ctx, char **err_msg, int rc,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int _refuse(justice_ctx_t *ctx, char **err_msg, int rc,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	char msg[1024];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	info("%s: refused: %s", plugin_type, msg);
+	if (err_msg) {
+		xfree(*err_msg);
+		*err_msg = xstrdup_printf("%s: %s", plugin_type, msg);
+	}
+	ctx->counts.refused++;
+	return rc;
+}
+
+/*
+ * The time slurmctld insists a deadline job has before its deadline: its
+ * --time-min, else its time limit, else one minute (job_mgr.c sets
+ * time_min = 1 for a deadline job without a limit); 0 with an unlimited
+ * time limit.  Minutes.
+ */
+static uint32_t _slurm_minimum(const job_desc_msg_t *d)
+{
+	if (d->time_min != NO_VAL && d->time_min)
+		return d->time_min;
+	if (d->time_limit == INFINITE)
+		return 0;
+	if (d->time_limit != NO_VAL)
+		return d->time_limit;
+	return 1;
+}
+
+/* Checks that need no history: a deadline Slurm would throw away anyway. */
+static int _sane(justice_ctx_t *ctx, const job_desc_msg_t *d, const shape_t *s,
+		 time_t now, time_t start, char **err_msg)
+{
+	uint32_t lim = _slurm_minimum(d);
+	char when[32];
+
+	_when(d->deadline, when, sizeof(when));
+	if (d->deadline <= now)
+		return _refuse(ctx, err_msg, ESLURM_INVALID_TIME_VALUE,
+			       "the deadline %s is not in the future", when);
+	if (start >= d->deadline)
+		return _refuse(ctx, err_msg, ESLURM_INVALID_TIME_VALUE,
+			       "the deadline %s comes before the job may begin",
+			       when);
+	if (start + (time_t)lim * 60 > d->deadline)
+		return _refuse(ctx, err_msg, ESLURM_INVALID_TIME_VALUE,
+			       "the deadline %s is less than the job's %s (%u min) away from its earliest start; Slurm would cancel it",
+			       when,
+			       d->time_min != NO_VAL && d->time_min ?
+				       "minimum time" :
+			       d->time_limit != NO_VAL ? "time limit" :
+							 "minimum time Slurm gives a deadline job without a time limit",
+			       lim);
+	if (s->min_nodes > s->max_nodes || !(s->requested > 0))
+		return _refuse(ctx, err_msg, ESLURM_INVALID_NODE_COUNT,
+			       "a job of %u to %u nodes cannot be sized",
+			       s->min_nodes, s->max_nodes);
+	return SLURM_SUCCESS;
+}
+
+/* Size a node range to the fewest nodes that give reqCPUs. */
+static void _size(job_desc_msg_t *d, const shape_t *s, double req_cpus)
+{
+	uint32_t n = (uint32_t)ceil(req_cpus / s->per_node);
+
+	if (n < s->min_nodes)
+		n = s->min_nodes;
+	if (n > s->max_nodes)
+		n = s->max_nodes;
+	d->min_nodes = d->max_nodes = n;
+	if (d->min_cpus != NO_VAL)
+		d->min_cpus = (uint32_t)(n * s->per_node);
+	if (d->num_tasks != NO_VAL && d->ntasks_per_node != NO_VAL16)
+		d->num_tasks = n * d->ntasks_per_node;
+}
+
+static void _note(job_desc_msg_t *d, double max_cpus, const char *what)
+{
+	char *note = xstrdup_printf(UPTO "%.0f CPUs; %s", max_cpus, what);
+
+	if (d->admin_comment) {
+		xstrfmtcat(d->admin_comment, "; %s", note);
+		xfree(note);
+	} else {
+		d->admin_comment = note;
+	}
+}
+
+static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
+		  time_t since, const char *who, char **err_msg)
+{
+	shape_t s = _shape(ctx, d);
+	justice_params_t p = _params(ctx);
+	time_t start = d->begin_time > now ? d->begin_time : now;
+	justice_request_t r = { .requested = s.requested,
+				.deadline = (double)(d->deadline - since),
+				.queued = (double)(start - since) };
+	justice_estimate_t e;
+	horae_err_t err;
+	char when[32], ok[32], what[128];
+	int rc;
+
+	if ((rc = _sane(ctx, d, &s, now, start, err_msg)))
+		return rc;
+	if (justice_estimate(ctx->hist, &p, &r, &e, &err))
+		return _refuse(ctx, err_msg, ESLURM_INVALID_TIME_VALUE, "%s",
+			       err.text);
+	_when(d->deadline, when, sizeof(when));
+	if (e.verdict == JUSTICE_INFEASIBLE) {
+		if (isfinite(e.deadline_ok)) {
+			time_t t = since + (time_t)ceil(e.deadline_ok);
+
+			_when(t, ok, sizeof(ok));
+		} else {
+			snprintf(ok, sizeof(ok), "none");
+		}
+		return _refuse(ctx, err_msg, ESLURM_INVALID_TIME_VALUE,
+			       "%s: deadline %s cannot be met: from %ld finished jobs Justice estimates it needs %.0f CPUs until then (%.0f%% of its %.0f, having to wait %lds), but it may use at most %.0f; feasible: a deadline at or after %s, or %.0f CPUs",
+			       who, when, justice_history_count(ctx->hist),
+			       e.cpus_needed, e.fraction * 100, e.max_cpus,
+			       (long)(start - since), e.max_cpus, ok,
+			       e.cpus_needed);
+	}
+	ctx->counts.admitted++;
+	if (e.verdict == JUSTICE_BOOTSTRAP) {
+		snprintf(what, sizeof(what),
+			 "admitted while learning (%ld of %ld jobs)",
+			 justice_history_count(ctx->hist), ctx->conf.bootstrap);
+	} else if (s.elastic && e.req_cpus < s.requested) {
+		_size(d, &s, e.req_cpus);
+		ctx->counts.sized++;
+		snprintf(what, sizeof(what), "sized to %u nodes for %.0f CPUs",
+			 d->min_nodes, e.req_cpus);
+	} else {
+		snprintf(what, sizeof(what), "admitted, needs %.0f CPUs",
+			 e.req_cpus);
+	}
+	_note(d, e.max_cpus, what);
+	info("%s: %s: deadline %s, up to %.0f CPUs: %s", plugin_type, who,
+	     when, e.max_cpus, what);
+	return SLURM_SUCCESS;
+}
+
+int justice_submit(justice_ctx_t *ctx, job_desc_msg_t *desc, uint32_t uid,
+		   char **err_msg)
+{
+	time_t now = time(NULL);
+	char who[64];
+
+	if (!desc->deadline || desc->deadline == (time_t)NO_VAL)
+		return SLURM_SUCCESS;
+	snprintf(who, sizeof(who), "new job of uid %u", uid);
+	return _judge(ctx, desc, now, now, who, err_msg);
+}
+
+int justice_modify(justice_ctx_t *ctx, job_desc_msg_t *desc,
+		   job_record_t *job_ptr, char **err_msg)
+{
+	job_desc_msg_t d;
+	struct job_details *det = job_ptr->details;
+	time_t now = time(NULL);
+	char who[64];
+	int rc;
+
+	if (!IS_JOB_PENDING(job_ptr) || !det)
+		return SLURM_SUCCESS;
+	/* What the job will be after the change. */
+	memset(&d, 0, sizeof(d));
+	d.deadline = desc->deadline && desc->deadline != (time_t)NO_VAL ?
+			     desc->deadline : job_ptr->deadline;
+	if (!d.deadline)
+		return SLURM_SUCCESS;
+	if (desc->deadline == (time_t)NO_VAL && desc->min_nodes == NO_VAL &&
+	    desc->max_nodes == NO_VAL && desc->min_cpus == NO_VAL &&
+	    desc->num_tasks == NO_VAL && desc->time_limit == NO_VAL &&
+	    desc->begin_time == 0)
+		return SLURM_SUCCESS; /* nothing Justice looks at changes */
+	d.min_nodes = _u32(desc->min_nodes, det->min_nodes);
+	d.max_nodes = _u32(desc->max_nodes, det->max_nodes ? det->max_nodes :
+							     d.min_nodes);
+	d.min_cpus = _u32(desc->min_cpus, det->min_cpus);
+	d.max_cpus = NO_VAL;
+	d.num_tasks = _u32(desc->num_tasks, det->num_tasks);
+	d.ntasks_per_node = det->ntasks_per_node ? det->ntasks_per_node :
+						   NO_VAL16;
+	d.cpus_per_task = det->cpus_per_task ? det->cpus_per_task : NO_VAL16;
+	d.time_limit = _u32(desc->time_limit, job_ptr->time_limit);
+	d.time_min = job_ptr->time_min ? job_ptr->time_min : NO_VAL;
+	d.begin_time = desc->begin_time ? desc->begin_time : det->begin_time;
+	snprintf(who, sizeof(who), "JobId=%u", job_ptr->job_id);
+	rc = _judge(ctx, &d, now, det->submit_time, who, err_msg);
+	if (rc == SLURM_SUCCESS) {
+		ctx->counts.admitted--; /* a change, not a new admission */
+		/* A new node range is sized like a new job's. */
+		if (desc->min_nodes != NO_VAL || desc->max_nodes != NO_VAL) {
+			desc->min_nodes = d.min_nodes;
+			desc->max_nodes = d.max_nodes;
+		}
+	}
+	xfree(d.admin_comment);
+	return rc;
+}
+
+/* --- the period -------------------------------------------------------- */
+
+static bool _learnable(const job_record_t *job_ptr)
+{
+	uint32_t base = job_ptr->job_state & JOB_STATE_BASE;
+
+	return job_ptr->deadline && job_ptr->details && job_ptr->start_time &&
+	       job_ptr->end_time > job_ptr->start_time &&
+	       IS_JOB_FINISHED(job_ptr) && !IS_JOB_COMPLETING(job_ptr) &&
+	       (base == JOB_COMPLETE || base == JOB_TIMEOUT ||
+		base == JOB_FAILED || base == JOB_DEADLINE);
+}
+
+static bool _seen(const justice_ctx_t *ctx, const job_record_t *job_ptr)
+{
+	double end = (double)job_ptr->end_time;
+
+	if (end < ctx->seen_time)
+		return true;
+	if (end > ctx->seen_time)
+		return false;
+	for (int i = 0; i < ctx->nseen; i++)
+		if (ctx->seen[i] == job_ptr->job_id)
+			return true;
+	return false;
+}
+
+/* The most CPUs the job could have used: what Justice noted at admission,
+ * else what it asked for. */
+static double _requested(const job_record_t *job_ptr)
+{
+	const char *c = job_ptr->admin_comment ?
+				strstr(job_ptr->admin_comment, UPTO) : NULL;
+	double v;
+
+	if (c && sscanf(c + strlen(UPTO), "%lf", &v) == 1 && v > 0)
+		return v;
+	v = job_ptr->details->min_cpus;
+	return fmax(v, job_ptr->total_cpus);
+}
+
+static void _learn_one(justice_ctx_t *ctx, job_record_t *job_ptr,
+		       double capacity)
+{
+	double run = difftime(job_ptr->end_time, job_ptr->start_time);
+	justice_done_t done = {
+		.requested = _requested(job_ptr),
+		.deadline = difftime(job_ptr->deadline,
+				     job_ptr->details->submit_time),
+		.comp_time = job_ptr->total_cpus * run,
+		.cpus = job_ptr->total_cpus,
+		.success = (job_ptr->job_state & JOB_STATE_BASE) ==
+				   JOB_COMPLETE &&
+			   job_ptr->end_time <= job_ptr->deadline,
+	};
+	horae_err_t err;
+
+	if (justice_history_track(ctx->hist, &done, capacity, &err))
+		debug("%s: not learning from %pJ: %s", plugin_type, job_ptr,
+		      err.text);
+	else
+		ctx->counts.learnt++;
+}
+
+static void _learn(justice_ctx_t *ctx, double capacity)
+{
+	ListIterator it = list_iterator_create(job_list);
+	job_record_t *job_ptr;
+	double newest = ctx->seen_time;
+
+	while ((job_ptr = list_next(it))) {
+		if (!_learnable(job_ptr) || _seen(ctx, job_ptr))
+			continue;
+		_learn_one(ctx, job_ptr, capacity);
+		newest = fmax(newest, (double)job_ptr->end_time);
+	}
+	/* Move the mark: jobs that end at the newest second are remembered
+	 * by id, those before by time. */
+	if (newest > ctx->seen_time) {
+		ctx->seen_time = newest;
+		ctx->nseen = 0;
+	}
+	list_iterator_reset(it);
+	while ((job_ptr = list_next(it)))
+		if (_learnable(job_ptr) &&
+		    (double)job_ptr->end_time == ctx->seen_time &&
+		    !_seen(ctx, job_ptr) && ctx->nseen < JUSTICE_SEEN_MAX)
+			ctx->seen[ctx->nseen++] = job_ptr->job_id;
+	list_iterator_destroy(it);
+}
+
+/* End job_ptr as slurmctld ends a job that cannot meet its deadline. */
+static void _drop(job_record_t *job_ptr, time_t now, const char *why)
+{
+	last_job_update = now;
+	job_ptr->job_state = JOB_DEADLINE;
+	job_ptr->exit_code = 1;
+	job_ptr->state_reason = FAIL_DEADLINE;
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = xstrdup(why);
+	job_ptr->start_time = now;
+	job_ptr->end_time = now;
+	srun_allocate_abort(job_ptr);
+	job_completion_logger(job_ptr, false);
+}
+
+static void _kill(job_record_t *job_ptr, time_t now, const char *why)
+{
+	last_job_update = now;
+	job_ptr->end_time = now;
+	job_ptr->time_last_active = now;
+	job_ptr->job_state = JOB_DEADLINE | JOB_COMPLETING;
+	job_ptr->exit_code = 1;
+	job_ptr->state_reason = FAIL_DEADLINE;
+	xfree(job_ptr->state_desc);
+	job_ptr->state_desc = xstrdup(why);
+	build_cg_bitmap(job_ptr);
+	job_completion_logger(job_ptr, false);
+	deallocate_nodes(job_ptr, false, false, false);
+}
+
+void justice_period(justice_ctx_t *ctx, time_t now)
+{
+	justice_params_t p = _params(ctx);
+	ListIterator it;
+	job_record_t *job_ptr, **pend = NULL;
+	justice_estimate_t *est = NULL;
+	size_t npend = 0, cap = 0, *order = NULL;
+	double kill_above = ctx->conf.policy == JUSTICE_POLICY_REACTIVE_FS ?
+				    0 :
+				    ctx->conf.kill_above;
+	char why[256];
+
+	if (!job_list)
+		return;
+	_learn(ctx, p.capacity);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it))) {
+		struct job_details *d = job_ptr->details;
+		justice_request_t r;
+		justice_estimate_t e;
+		time_t since;
+
+		if (!job_ptr->deadline || !d)
+			continue;
+		if (IS_JOB_RUNNING(job_ptr) && job_ptr->deadline < now &&
+		    ctx->conf.policy != JUSTICE_POLICY_BASELINE_FS &&
+		    justice_kill_late((double)now, (double)job_ptr->deadline,
+				      job_ptr->total_cpus, kill_above)) {
+			snprintf(why, sizeof(why),
+				 "job_submit/justice: past its deadline with %u CPUs (more than KillAbove=%.0f)",
+				 job_ptr->total_cpus, kill_above);
+			info("%s: terminating %pJ: %s", plugin_type, job_ptr,
+			     why);
+			_kill(job_ptr, now, why);
+			ctx->counts.killed++;
+			continue;
+		}
+		if (!IS_JOB_PENDING(job_ptr) || job_ptr->priority == 0 ||
+		    ctx->conf.policy != JUSTICE_POLICY_JUSTICE)
+			continue;
+		since = d->submit_time;
+		r.requested = _requested(job_ptr);
+		r.deadline = difftime(job_ptr->deadline, since);
+		r.queued = difftime(d->begin_time > now ? d->begin_time : now,
+				    since);
+		r.need = 0;
+		if (r.deadline <= 0 ||
+		    justice_estimate(ctx->hist, &p, &r, &e, NULL))
+			continue;
+		if (e.verdict == JUSTICE_INFEASIBLE) {
+			if (isfinite(e.cpus_needed))
+				snprintf(why, sizeof(why),
+					 "job_submit/justice: can no longer meet its deadline: needs %.0f CPUs of the %.0f it may use",
+					 e.cpus_needed, e.max_cpus);
+			else
+				snprintf(why, sizeof(why),
+					 "job_submit/justice: can no longer meet its deadline: it has passed");
+			info("%s: dropping %pJ: %s", plugin_type, job_ptr, why);
+			_drop(job_ptr, now, why);
+			ctx->counts.dropped++;
+			continue;
+		}
+		if (npend == cap) {
+			cap = cap ? cap * 2 : 64;
+			xrecalloc(pend, cap, sizeof(*pend));
+			xrecalloc(est, cap, sizeof(*est));
+		}
+		pend[npend] = job_ptr;
+		est[npend++] = e;
+	}
+	list_iterator_destroy(it);
+	/* Urgency of the admitted pending deadline jobs, in Justice's order,
+	 * as their site factor (added by priority/hmrf and multifactor). */
+	if (npend && ctx->conf.urgency_weight > 0) {
+		order = xcalloc(npend, sizeof(*order));
+		if (!justice_order(est, npend, order))
+			for (size_t k = 0; k < npend; k++)
+				pend[order[k]]->site_factor =
+					NICE_OFFSET +
+					(uint32_t)lround(
+						ctx->conf.urgency_weight *
+						(1.0 - (double)k / npend));
+		last_job_update = now;
+	}
+	xfree(order);
+	xfree(pend);
+	xfree(est);
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# t0030: job_submit/justice on a real cluster (4 nodes of 2 CPUs).
+# Jobs without a deadline pass untouched; nonsense deadlines are refused
+# with a message; two bootstrap jobs teach it that deadline jobs need a
+# tenth of their window; then a job whose deadline cannot be met is
+# refused at sbatch with the deadline, the estimate and what would be
+# feasible; a node range is sized to just enough nodes; a pending job
+# that can no longer make its deadline is dropped with a visible reason;
+# a late running job above KillAbove is terminated, a small one is not;
+# admitted pending jobs carry their urgency as site factor (sprio); the
+# history survives a restart; a bad justice.conf stops slurmctld.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+. "$HERE/lib/cluster.sh"
+hc_test_setup t0030
+dir=$HC_RUNDIR
+JCONF=$'# Justice, fast\nBootstrap=2\nPeriod=1s\nKillAbove=2\nHistoryLength=100'
+HC_NODES=$'n1 2 2000\nn2 2 2000\nn3 2 2000\nn4 2 2000' \
+HC_JUSTICE_CONF=$JCONF HC_HMRF_CONF=$'Period=1s' hc_start
+tap_ok "a cluster with job_submit/justice started" $? || tap_done
+log=$dir/log/slurmctld.log
+cd "$dir" || exit 1
+grep -q "job_submit/justice: policy justice, history of 100 jobs, bootstrap 2 jobs, period 1s" "$log"
+tap_ok "justice says its settings at start" $? "$(grep justice "$log")"
+
+# No deadline: untouched.
+j=$(sbatch --parsable -n1 -o /dev/null --wrap true)
+tap_check "a job without a deadline is accepted untouched" \
+	bash -c "scontrol show job $j | grep -q 'AdminComment=(null)' ||
+		! scontrol show job $j | grep -q AdminComment"
+
+# Nonsense.  (Deadline jobs below run with -t UNLIMITED: slurmctld itself
+# cancels a deadline job whose time limit, or one minute without a limit,
+# no longer fits before its deadline; Justice refuses such jobs at
+# submission, tested here, and its own decisions are tested on jobs that
+# rule leaves alone.)
+out=$(sbatch -n1 --deadline=2020-01-01T00:00:00 -o /dev/null --wrap true 2>&1)
+tap_ok "a deadline in the past is refused" \
+	$(echo "$out" | grep -q "job_submit/justice: the deadline 2020-01-01T00:00:00 is not in the future"; echo $?) "$out"
+out=$(sbatch -n1 -t 10 --deadline=now+120 -o /dev/null --wrap true 2>&1)
+tap_ok "a deadline closer than the time limit is refused, naming it" \
+	$(echo "$out" | grep -q "less than the job's time limit (10 min) away"; echo $?) "$out"
+out=$(sbatch -n1 --deadline=now+30 -o /dev/null --wrap true 2>&1)
+tap_ok "so is one closer than the minute Slurm gives a job without a limit" \
+	$(echo "$out" | grep -q "minimum time Slurm gives a deadline job without a time limit (1 min)"; echo $?) "$out"
+
+# Bootstrap: two jobs that use 2 s of a 20-s window (a tenth).
+b1=$(sbatch --parsable -n2 -t UNLIMITED --deadline=now+20 -o /dev/null --wrap 'sleep 2')
+b2=$(sbatch --parsable -n2 -t UNLIMITED --deadline=now+20 -o /dev/null --wrap 'sleep 2')
+tap_check "bootstrap jobs are admitted while learning" \
+	bash -c "scontrol show job $b1 | grep -q 'AdminComment=justice: up to 2 CPUs; admitted while learning'"
+hc_wait_jobs_done 30
+sleep 3 # one period: learnt
+grep -q "job_submit/justice" "$log"
+state=$dir/state/horae_justice.state
+tap_check "the history is saved in StateSaveLocation, mode 0600" \
+	test "$(stat -c %a "$state" 2>/dev/null)" = 600
+tap_check "it holds the two finished jobs" \
+	bash -c "grep -q '\"learnt\":2' '$state'"
+
+# Infeasible at sbatch: it cannot begin for 19 s of its 20-s window; at a
+# tenth of the window it needs 2 CPUs for every one it may use.
+out=$(sbatch -n2 --begin=now+19 -t UNLIMITED --deadline=now+20 -o /dev/null --wrap true 2>&1)
+tap_ok "a job whose deadline cannot be met is refused at sbatch" \
+	$(echo "$out" | grep -q "cannot be met"; echo $?) "$out"
+tap_ok "the message names the deadline, the estimate and what is feasible" \
+	$(echo "$out" | grep -Eq "deadline [0-9T:-]+ cannot be met: from 2 finished jobs Justice estimates it needs [0-9]+ CPUs .* it may use at most 2; feasible: a deadline at or after [0-9T:-]+, or [0-9]+ CPUs"; echo $?) "$out"
+tap_diag "sbatch: $out"
+
+# A node range is sized to just enough: a tenth of 8 CPUs is 1 node.
+e=$(sbatch --parsable -N 1-4 --ntasks-per-node=2 -t UNLIMITED --deadline=now+600 \
+	-o /dev/null --wrap 'sleep 1')
+show=$(scontrol show job "$e")
+tap_ok "a node range 1-4 is sized to 1 node" \
+	$(echo "$show" | grep -Eq "NumNodes=1(-1)? " && echo "$show" | grep -q "sized to 1 nodes"; echo $?) \
+	"$(echo "$show" | grep -E 'NumNodes|AdminComment')"
+hc_wait_jobs_done 30
+
+# Drop: the cluster is full for a minute; a 20-s deadline job waits and
+# is dropped once it can no longer make it (after about 18 s).
+full=$(sbatch --parsable -N4 -n8 -o /dev/null --wrap 'sleep 60')
+sleep 1
+d=$(sbatch --parsable -n2 -t UNLIMITED --deadline=now+20 -o /dev/null --wrap true)
+u=$(sbatch --parsable -n1 -t UNLIMITED --deadline=now+600 -o /dev/null --wrap true)
+sleep 3
+site=$(sprio -h -o '%i %S' 2>&1)
+tap_ok "admitted pending deadline jobs carry their urgency as site factor" \
+	$(echo "$site" | awk -v a="$d" -v b="$u" '($1 == a || $1 == b) && $2 > 0 { n++ } END { exit n != 2 }'; echo $?) "$site"
+for _ in $(seq 40); do
+	[ "$(squeue -h -j "$d" -o %T 2>/dev/null)" = "" ] && break
+	sleep 1
+done
+show=$(scontrol show job "$d")
+tap_ok "the waiting job is dropped once it cannot make its deadline" \
+	$(echo "$show" | grep -q "JobState=DEADLINE"; echo $?) "$(echo "$show" | grep -E 'JobState|Reason')"
+tap_ok "with a reason users can see" \
+	$(echo "$show" | grep -q "job_submit/justice:.can.no.longer.meet.its.deadline"; echo $?) \
+	"$(echo "$show" | grep -E 'Reason')"
+scancel "$full" "$u"
+hc_wait_jobs_done 30
+
+# Kill: two jobs run past a 5-s deadline; the 4-CPU one (above
+# KillAbove=2) is terminated, the 1-CPU one finishes and teaches.
+big=$(sbatch --parsable -n4 -t UNLIMITED --deadline=now+5 -o /dev/null --wrap 'sleep 25')
+small=$(sbatch --parsable -n1 -t UNLIMITED --deadline=now+5 -o /dev/null --wrap 'sleep 10')
+hc_wait_jobs_done 40
+tap_check "the late 4-CPU job was terminated at its deadline" \
+	bash -c "scontrol show job $big | grep -q 'JobState=DEADLINE'"
+tap_check "the late 1-CPU job ran to completion" \
+	bash -c "scontrol show job $small | grep -q 'JobState=COMPLETED'"
+grep -q "job_submit/justice: terminating JobId=$big" "$log"
+tap_ok "the log says why the big one was terminated" $? "$(grep terminating "$log")"
+
+# The history survives a restart.
+sleep 2
+learnt=$(grep -o '"learnt":[0-9]*' "$state")
+hc_kill_ctld TERM
+hc_start_slurmctld
+hc_wait_ctld 30
+tap_ok "slurmctld restarts" $?
+grep -q "job_submit/justice: loaded a history of [0-9]* finished jobs" "$log"
+tap_ok "justice loaded its history ($learnt)" $? "$(grep justice "$log" | tail -3)"
+out=$(sbatch -n2 --begin=now+19 -t UNLIMITED --deadline=now+20 -o /dev/null --wrap true 2>&1)
+tap_ok "and refuses an infeasible job at once, without a new bootstrap" \
+	$(echo "$out" | grep -q "cannot be met"; echo $?) "$out"
+
+# A bad justice.conf stops slurmctld with file and line.
+hc_stop
+HC_NODES=$'n1 2 2000' HC_JUSTICE_CONF=$'Bootstrap=2\nSmoothing=kalman' \
+	hc_start 2>/dev/null
+tap_ok "a bad justice.conf stops slurmctld" $(hc_ctld_alive && echo 1 || echo 0)
+grep -q "fatal: job_submit/justice: $dir/justice.conf:2: Smoothing=kalman: use equal or exp:ALPHA" "$log"
+tap_ok "and its log names file, line and problem" $? "$(grep -i justice "$log" | tail -2)"
+tap_done
