@@ -26,6 +26,7 @@
 #include "common/hmrf_conf.h"
 #include "common/hmrf_state.h"
 #include "common/state.h"
+#include "check_config.h"
 
 typedef struct opts {
 	const char *state;
@@ -49,69 +50,26 @@ static void _usage(FILE *out)
 		"      --at=TIME         evaluate the window at TIME (seconds\n"
 		"                        since the epoch) instead of now\n"
 		"      --check-config[=FILE]\n"
-		"                        check hmrf.conf (default: beside slurm.conf)\n"
-		"                        the way priority/hmrf reads it, and exit\n"
+		"                        check hmrf.conf, eunomia.conf and justice.conf\n"
+		"                        beside slurm.conf (or FILE, whose name tells\n"
+		"                        which) the way the plugins read them, and exit\n"
 		"  -h, --help            show this help and exit\n"
 		"  -V, --version         show the version and exit\n");
 }
 
 /* The slurm.conf in use: $SLURM_CONF, else Slurm's default. */
-static const char *_slurm_conf(void)
+const char *sfair_slurm_conf(void)
 {
 	const char *conf = getenv("SLURM_CONF");
 
 	return conf ? conf : "/etc/slurm/slurm.conf";
 }
 
-/* hmrf.conf beside the slurm.conf in use, as the plugin finds it. */
-static char *_default_hmrf_conf(void)
-{
-	const char *conf = _slurm_conf();
-	const char *slash;
-	char *path;
-
-	slash = strrchr(conf, '/');
-	path = malloc((slash ? (size_t)(slash - conf) : 1) + sizeof("/hmrf.conf"));
-	if (!path)
-		return NULL;
-	if (slash)
-		sprintf(path, "%.*s/hmrf.conf", (int)(slash - conf), conf);
-	else
-		sprintf(path, "./hmrf.conf");
-	return path;
-}
-
-/* --check-config: the same reader and messages as priority/hmrf. */
-static int _check_config(const char *file)
-{
-	char *path = file[0] ? strdup(file) : _default_hmrf_conf();
-	hmrf_conf_t *conf = hmrf_conf_create();
-	horae_err_t err;
-	int rc;
-
-	if (!path || !conf) {
-		fprintf(stderr, "sfair: out of memory\n");
-		return 2;
-	}
-	rc = hmrf_conf_read(conf, path, &err);
-	if (rc == -ENOENT)
-		printf("%s: no such file: priority/hmrf would use its defaults\n",
-		       path);
-	else if (rc)
-		fprintf(stderr, "%s\n", err.text);
-	else
-		printf("%s: OK (policy %s, %d accounts)\n", path,
-		       hmrf_policy_name(conf->policy), conf->naccounts);
-	hmrf_conf_destroy(&conf);
-	free(path);
-	return rc && rc != -ENOENT ? 1 : 0;
-}
-
 /* StateSaveLocation from slurm.conf; a plain key=value scan. */
 static char *_state_from_slurm_conf(void)
 {
 	char line[4096], *dir = NULL, *path;
-	FILE *f = fopen(_slurm_conf(), "r");
+	FILE *f = fopen(sfair_slurm_conf(), "r");
 
 	if (!f)
 		return NULL;
@@ -252,7 +210,7 @@ int main(int argc, char **argv)
 	if (_parse_args(argc, argv, &o))
 		return 2;
 	if (o.check)
-		return _check_config(o.check);
+		return sfair_check_config(o.check);
 	path = o.state ? strdup(o.state) : _state_from_slurm_conf();
 	if (!path) {
 		fprintf(stderr, "sfair: no state file: pass --state=FILE or set StateSaveLocation in slurm.conf\n");

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# t0300: sfair --check-config checks hmrf.conf without a daemon, with the
-# messages priority/hmrf logs (t0011 checks the plugin's side).
+# t0300: sfair --check-config checks hmrf.conf, eunomia.conf and
+# justice.conf without a daemon, with the messages the plugins log (t0011,
+# t0020 and t0030 check the plugins' side).
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -33,11 +34,29 @@ check_bad "malformed window" '# the window\nWindow=weekly\n' \
 mkdir "$tmp/etc"
 : >"$tmp/etc/slurm.conf"
 printf 'Period=0\n' >"$tmp/etc/hmrf.conf"
-out=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" --check-config 2>&1)
+out=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" --check-config 2>/dev/null)
+err=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" --check-config 2>&1 >/dev/null)
+rc=$?
 tap_ok "without a file name it checks hmrf.conf beside \$SLURM_CONF" \
-	$([ $? = 1 ] && [ "$out" = "$tmp/etc/hmrf.conf:1: Period=0: must be greater than 0" ]; echo $?) "$out"
+	$([ $rc = 1 ] && [ "$err" = "$tmp/etc/hmrf.conf:1: Period=0: must be greater than 0" ]; echo $?) "$err"
 rm "$tmp/etc/hmrf.conf"
 out=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" --check-config 2>&1)
 tap_ok "a missing file is not an error: the plugin uses its defaults" \
 	$([ $? = 0 ] && echo "$out" | grep -q "no such file: priority/hmrf would use its defaults"; echo $?) "$out"
+
+# eunomia.conf and justice.conf, beside slurm.conf and by name.
+printf 'Placement=eunomia\nSpeedMap=gen1:1,gen4:3\nAccount=io SpeedMap=gen4:1.2\n' >"$tmp/etc/eunomia.conf"
+printf 'Bootstrap=5\nSmoothing=exp:0.3\n' >"$tmp/etc/justice.conf"
+out=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" --check-config 2>&1)
+tap_ok "good eunomia.conf and justice.conf beside slurm.conf: exit 0 and OK" \
+	$([ $? = 0 ] && echo "$out" | grep -qx "$tmp/etc/eunomia.conf: OK (placement eunomia, 2 speed factors, 1 accounts)" &&
+	  echo "$out" | grep -qx "$tmp/etc/justice.conf: OK (policy justice, bootstrap 5 jobs)"; echo $?) "$out"
+printf 'Placement=eunomia\nSpeedMap=gen1:1,gen1:2\n' >"$tmp/etc/eunomia.conf"
+out=$("$SFAIR" --check-config="$tmp/etc/eunomia.conf" 2>&1)
+tap_ok "a bad eunomia.conf, named: exit 1 and PATH:LINE" \
+	$([ $? = 1 ] && echo "$out" | grep -q "^$tmp/etc/eunomia.conf:2: SpeedMap=gen1:1,gen1:2: "; echo $?) "$out"
+printf '# justice\nKillAbove=-3\n' >"$tmp/etc/justice.conf"
+out=$("$SFAIR" --check-config="$tmp/etc/justice.conf" 2>&1)
+tap_ok "a bad justice.conf, named: exit 1 and PATH:LINE" \
+	$([ $? = 1 ] && [ "$out" = "$tmp/etc/justice.conf:2: KillAbove=-3: must be at least 0" ]; echo $?) "$out"
 tap_done

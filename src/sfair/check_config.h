@@ -1,0 +1,22 @@
+/*
+ * check_config.h - sfair --check-config: Horae's configuration files
+ * checked without a daemon, by the readers the plugins use and with their
+ * messages ("PATH:LINE: what is wrong").
+ */
+#ifndef HORAE_SFAIR_CHECK_CONFIG_H
+#define HORAE_SFAIR_CHECK_CONFIG_H
+
+/* The slurm.conf in use: $SLURM_CONF, else Slurm's default. */
+const char *sfair_slurm_conf(void);
+
+/*
+ * Check file ("" for hmrf.conf, eunomia.conf and justice.conf beside
+ * slurm.conf).  A named file is read as eunomia.conf or justice.conf when
+ * its name ends so, else as hmrf.conf.  Prints OK lines on stdout and
+ * errors on stderr; returns the exit status: 0 when every file is good or
+ * missing (the plugin then uses its defaults), 1 otherwise, 2 when out of
+ * memory.
+ */
+int sfair_check_config(const char *file);
+
+#endif /* HORAE_SFAIR_CHECK_CONFIG_H */
