@@ -87,6 +87,15 @@ sleep 3
 site=$(sprio -h -o '%i %S' 2>&1)
 tap_ok "admitted pending deadline jobs carry their urgency as site factor" \
 	$(echo "$site" | awk -v a="$d" -v b="$u" '($1 == a || $1 == b) && $2 > 0 { n++ } END { exit n != 2 }'; echo $?) "$site"
+# job_modify judges a change: a 20-min time limit on a job whose deadline
+# is 10 min away.
+out=$(scontrol update jobid="$u" timelimit=20 2>&1)
+tap_ok "scontrol update to a time limit past the deadline is refused" \
+	$([ -n "$out" ]; echo $?) "$out"
+grep -q "job_submit/justice: refused: the deadline .* is less than the job's time limit (20 min) away" "$log"
+tap_ok "by job_submit/justice, which logs why" $? "$(grep "refused" "$log" | tail -2)"
+tap_check "the job keeps its old deadline" \
+	bash -c "squeue -h -j $u -o %T | grep -q PENDING"
 for _ in $(seq 40); do
 	[ "$(squeue -h -j "$d" -o %T 2>/dev/null)" = "" ] && break
 	sleep 1
