@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # bench-select-cycle: the cost of select/eunomia's placement steering on
 # slurmctld's scheduling cycles, next to plain select/cons_tres, in the
-# same run on the same queue: JOBS pending jobs over NODES nodes (64 slurmd
-# daemons on this machine), the nodes kept busy so that every cycle works.
+# same run on the same queue, with Placement=best-fit and Placement=eunomia
+# (progress accounting and steering): JOBS pending jobs over NODES nodes
+# (slurmd daemons on this machine), the nodes kept busy so that every
+# cycle works.
 # Prints sdiag's main and backfill mean cycle times and their ratio.
 #
 #   bench-select-cycle.sh [JOBS [NODES [SECONDS]]]     (5000 64 90)
@@ -67,7 +69,11 @@ echo "$JOBS queued jobs over $NODES nodes, ${RUN}s of scheduling: sdiag mean cyc
 printf '%-34s %14s %8s %14s %8s\n' select main_mean_us cycles backfill_mean_us cycles
 run select/cons_tres "" stock
 run select/eunomia "Placement=best-fit" ours
-awk -v a="${MAIN_ours:-0}" -v b="${MAIN_stock:-0}" -v c="${BF_ours:-0}" -v d="${BF_stock:-0}" 'BEGIN {
-	if (b > 0) printf "ratio eunomia/cons_tres, main cycle: %.2f\n", a / b
-	if (d > 0) printf "ratio eunomia/cons_tres, backfill cycle: %.2f\n", c / d }'
+run select/eunomia "Placement=eunomia SpeedMap=gen1:1,gen2:1.5,gen3:2,gen4:3" eun
+for p in ours:best-fit eun:eunomia; do
+	eval "a=\${MAIN_${p%%:*}:-0} c=\${BF_${p%%:*}:-0}"
+	awk -v a="$a" -v b="${MAIN_stock:-0}" -v c="$c" -v d="${BF_stock:-0}" -v p="${p#*:}" 'BEGIN {
+		if (b > 0) printf "ratio eunomia (%s) / cons_tres, main cycle: %.2f\n", p, a / b
+		if (d > 0) printf "ratio eunomia (%s) / cons_tres, backfill cycle: %.2f\n", p, c / d }'
+done
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo)"
