@@ -23,10 +23,10 @@ dir=
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
 
-# run JOBSUBMIT: prints jobs/s.
+# run JOBSUBMIT: sets RESULT to "jobs/s queued seconds".
 run()
 {
-	local js=$1 t0 t1 l per=$((JOBS / LOOPS)) n
+	local js=$1 t0 t1 l per=$((JOBS / LOOPS)) n pids=()
 	dir=$(mktemp -d /tmp/horae-bench.XXXXXX)
 	hc_init "$dir" || return 1
 	HC_NODES=$'n1 4 4000\nn2 4 4000\nn3 4 4000\nn4 4 4000' \
@@ -49,18 +49,22 @@ run()
 			sbatch -Q -n1 -t 10 --deadline=now+1day -o /dev/null \
 				--wrap true
 		done) &
+		pids+=($!)
 	done
-	wait
+	wait "${pids[@]}" # not the daemons hc_start left in the background
 	t1=$(date +%s.%N)
 	n=$(squeue -h -o %i | wc -l)
-	awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f %d %.1f\n", n / (b - a), n, b - a }'
+	RESULT=$(awk -v n="$n" -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f %d %.1f\n", n / (b - a), n, b - a }')
 	cd / && hc_stop >&2
 	rm -rf "$dir"
 	dir=
 }
 
-read -r with nw tw < <(run justice)
-read -r without no to < <(run none)
+# Not in a subshell: the EXIT trap must see the cluster to stop it.
+run justice || exit 1
+read -r with nw tw <<<"$RESULT"
+run none || exit 1
+read -r without no to <<<"$RESULT"
 echo "sbatch throughput, $JOBS deadline jobs by $LOOPS concurrent sbatch loops, $(nproc) CPUs:"
 printf '  %-28s %8s jobs/s  (%d queued in %s s)\n' "job_submit/justice" "$with" "$nw" "$tw"
 printf '  %-28s %8s jobs/s  (%d queued in %s s)\n' "no job_submit plugin" "$without" "$no" "$to"
