@@ -58,7 +58,7 @@ run()
 	sdiag -r >/dev/null 2>&1
 	sleep "$RUN"
 	read -r main mainn bf bfn < <(cycles)
-	printf '%-34s %14s %8s %14s %8s\n' "$select${econf:+ ($econf)}" "$main" "$mainn" "$bf" "$bfn"
+	printf '%-34s %14s %8s %14s %8s\n' "$select${econf:+ (${econf%% *})}" "$main" "$mainn" "$bf" "$bfn"
 	eval "MAIN_${3}=$main BF_${3}=$bf"
 	hc_stop
 	rm -rf "$dir"

@@ -16,13 +16,14 @@ dirs=()
 trap 'hc_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "${dirs[@]}"' EXIT
 trap 'exit 130' INT TERM
 
-# run SELECT EUNOMIA_CONF: start the queue; sets RUN1 and RUN2.
+# run SELECT EUNOMIA_CONF [PRIORITY]: start the queue; sets RUN1 and RUN2.
 run()
 {
 	local i n last=-1 same=0
 	dirs+=("$(tap_rundir t0020)")
 	hc_init "${dirs[-1]}" || return 1
 	HC_NODES=$'na 10 60000\nnb 60 10000' HC_SELECT=$1 HC_EUNOMIA_CONF=$2 \
+	HC_PRIORITY=${3:-} \
 	HC_EXTRA_CONF=$'PartitionName=p1 Nodes=ALL State=UP\nPartitionName=p2 Nodes=ALL State=UP' \
 	HC_HMRF_CONF=$'Period=1s' hc_start || return 1
 	scontrol update nodename=na,nb state=drain reason=filling-the-queue
@@ -54,6 +55,13 @@ tap_ok "best-fit runs 10 + 10 jobs at once ($RUN1 + $RUN2)" \
 grep -q "select/eunomia: placement best-fit over select/cons_tres" \
 	"${dirs[-1]}/log/slurmctld.log"
 tap_ok "select/eunomia says it places by best-fit" $?
+
+# Placement only, beside a stock priority plugin.
+run select/eunomia "Placement=best-fit" priority/multifactor
+tap_ok "select/eunomia beside priority/multifactor: the queue ran" $?
+tap_diag "best-fit with multifactor: $RUN1 + $RUN2 jobs running ($PLACE)"
+tap_ok "best-fit runs 10 + 10 jobs beside priority/multifactor too ($RUN1 + $RUN2)" \
+	$([ "$RUN1" = 10 ] && [ "$RUN2" = 10 ]; echo $?)
 
 run select/cons_tres ""
 tap_ok "plain select/cons_tres: the queue ran" $?
