@@ -13,8 +13,9 @@
  *
  * Locks, in this order: slurmctld's (job_submit and job_modify are called
  * with at least the config, job, node and partition read locks; the
- * thread takes the job write and node and partition read locks), then our
- * mutex.  The state file is written with no lock held.
+ * thread takes the config, partition and federation read locks and the
+ * job and node write locks, as slurmctld's time-limit check does), then
+ * our mutex.  The state file is written with no lock held.
  */
 #include "config.h"
 
@@ -46,8 +47,11 @@ static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static justice_ctx_t *ctx;
 static periodic_t *ticker;
 
+/* As slurmctld's own time-limit check: terminating a job deallocates its
+ * nodes, which needs the node write lock. */
 static const slurmctld_lock_t job_write_lock = {
-	.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+	.conf = READ_LOCK, .job = WRITE_LOCK, .node = WRITE_LOCK,
+	.part = READ_LOCK, .fed = READ_LOCK };
 
 static void _save(json_object *snap, char *path)
 {

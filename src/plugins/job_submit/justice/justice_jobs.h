@@ -4,9 +4,9 @@
  * core's (justice.h); this file reads sizes, deadlines and times and acts
  * on what the core decides.
  *
- * Every function expects slurmctld's job write lock and node and partition
- * read locks (job_submit and job_modify are called with them; the period
- * takes them), then the plugin's mutex.
+ * job_submit and job_modify are called with slurmctld's config, job, node
+ * and partition locks held; justice_period needs the job and node write
+ * locks (it ends jobs and frees their nodes); then the plugin's mutex.
  */
 #ifndef HORAE_JUSTICE_JOBS_H
 #define HORAE_JUSTICE_JOBS_H

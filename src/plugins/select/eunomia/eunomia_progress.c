@@ -110,7 +110,8 @@ static double _job_rate(eunomia_progress_t *p, job_record_t *job_ptr)
 
 	if (!r || !r->node_bitmap || !r->cpus)
 		goto fallback;
-	for (int i = 0; i < node_record_count && k < (int)r->nhosts; i++) {
+	for (int i = 0, n = MIN(node_record_count, (int)bit_size(r->node_bitmap));
+	     i < n && k < (int)r->nhosts; i++) {
 		if (!bit_test(r->node_bitmap, i) ||
 		    !(node_ptr = node_record_table_ptr[i]))
 			continue;
