@@ -23,6 +23,7 @@
 #include "src/slurmctld/srun_comm.h"
 
 #include "common/justice.h"
+#include "common/prio.h"
 #include "justice_jobs.h"
 
 extern const char plugin_type[];
@@ -508,7 +509,7 @@ void justice_period(justice_ctx_t *ctx, time_t now)
 					NICE_OFFSET +
 					(uint32_t)lround(
 						ctx->conf.urgency_weight *
-						(1.0 - (double)k / npend));
+						prio_rank_factor(k, npend));
 		last_job_update = now;
 	}
 	xfree(order);
