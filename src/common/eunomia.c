@@ -31,6 +31,21 @@ double eunomia_account_share(const eunomia_account_t *a, double monopoly)
 				      a->weight);
 }
 
+double eunomia_expected_rate(double cpus, double constraint_speed,
+			     double monopoly_rate, double total_cpus)
+{
+	double speed = 1;
+
+	if (!(cpus > 0) || !isfinite(cpus))
+		return 0;
+	if (constraint_speed > 0 && isfinite(constraint_speed))
+		speed = constraint_speed;
+	else if (monopoly_rate > 0 && total_cpus > 0 &&
+		 isfinite(monopoly_rate / total_cpus))
+		speed = monopoly_rate / total_cpus;
+	return cpus * speed;
+}
+
 double eunomia_fair_share(const eunomia_account_t *accts, int nacct,
 			  double monopoly)
 {

@@ -49,6 +49,16 @@ double eunomia_account_share(const eunomia_account_t *a, double monopoly);
 double eunomia_fair_share(const eunomia_account_t *accts, int nacct,
 			  double monopoly);
 
+/*
+ * Expected progress per second of a pending job of cpus CPUs: cpus x the
+ * speed of the nodes its constraint allows (constraint_speed, when it
+ * names features of the speed map and is > 0), else cpus x the account's
+ * average speed over the cluster, its monopoly rate over total_cpus (1
+ * when either is not positive).  0 when cpus is not positive.
+ */
+double eunomia_expected_rate(double cpus, double constraint_speed,
+			     double monopoly_rate, double total_cpus);
+
 typedef struct eunomia_job {
 	int account;
 	double rate;	 /* progress per second while it runs: CPUs x speed */

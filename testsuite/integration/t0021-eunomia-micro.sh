@@ -1,32 +1,35 @@
 #!/usr/bin/env bash
 # t0021: Eunomia's micro-benchmark, scaled down, on a real cluster.
 # Eight nodes of 4 CPUs, two each of speed 1.0, 1.5, 2.0 and 3.0 (features
-# gen1..gen4); four accounts with the same backlog of one-CPU jobs, each
-# job WORK units of work at speed 1.0 (it sleeps WORK / speed on its node);
-# account a4 pins its jobs to gen4 with --constraint.
+# gen1..gen4).  Four accounts with the same amount of work: a1, a2 and a3
+# submit 48 one-CPU jobs of 20 units each (a unit is a second at speed
+# 1.0: a job sleeps WORK / speed on its node); a4 pins its jobs to gen4
+# with --constraint and submits 24 jobs of 40 units (three rounds of its
+# 8 CPUs).  On gen4 an a4 job takes 13 s, about what the others' jobs take
+# on the average node, so a scheduler fair in CPU time or in jobs gives a4
+# more progress than the others for the same charge: what Eunomia corrects.
 #
-# Known weakness (measured by hand): with Eunomia off (Placement=cons_tres,
-# no PriorityWeightAssoc) priority/hmrf alone also evens the four shares on
-# this queue, so the share checks below do not isolate Eunomia; the checks
-# that sprio shows the factor and that select/eunomia places by eunomia do
-# not pass without it.  A queue where on and off differ is still to come.
-#
-# With priority/hmrf's Eunomia factor and select/eunomia's Placement=eunomia
-# the four progress shares stay within 15% of each other and the accounts'
-# work completes within 15% of the same time.  With select/cons_tres,
-# priority/multifactor and every account held to an equal quarter of the
-# CPUs (sacctmgr GrpTRES=cpu=8: task-share fairness, the paper's TSF
-# baseline, by stock means) and node weights that fill the older
-# generations first (Slurm's advice for heterogeneous nodes), a4's
-# progress share exceeds the others' by more than 1.5x.  The same queue under plain FIFO (multifactor without
-# accounting) is printed too: there every account starts jobs at the same
-# rate, and a4's jobs are the short ones, so FIFO happens to come out
-# nearly even; fair-share by CPU time (multifactor with slurmdbd, 60-s
-# calculation period) was measured at 0.77x on a 4-minute version of this
-# queue, and equal CPU limits without node weights at 1.2-1.3x (the other
-# accounts' jobs then take gen4 CPUs too).  Progress is measured by the jobs
-# themselves (node speed x run time, logged by each job), not taken from
-# the plugins.
+# Three runs of the same queue, progress measured by the jobs themselves
+# (node speed x run time, logged by each job), not taken from the plugins:
+# - Eunomia: priority/hmrf's Eunomia factor and select/eunomia's
+#   Placement=eunomia.  The four progress shares stay within 15% of each
+#   other and the accounts' work completes within 15% of the same time.
+# - Eunomia off: priority/hmrf with its H-MRF factor at its default weight
+#   (fairness in CPU time, memory and nodes) over plain select/cons_tres,
+#   no Eunomia factor.  a4's work completes well before the others' (not
+#   within 15%), and a4's progress share over the others' exceeds what it
+#   is with Eunomia by more than 0.1 (measured: 1.17x against 0.97x;
+#   completion 1.25 against 1.06 max/min): the evening above is Eunomia's.
+# - Stock task-share fairness: select/cons_tres, priority/multifactor and
+#   every account held to an equal quarter of the CPUs (sacctmgr
+#   GrpTRES=cpu=8: the paper's TSF baseline, by stock means), with node
+#   weights that fill the older generations first (Slurm's advice for
+#   heterogeneous nodes).  a4's share exceeds the others' by more than
+#   1.5x.
+# Measured by hand, not run here: on a queue where a4's jobs have the
+# same work as the others' (so they are the short ones), plain FIFO and
+# priority/hmrf alone both come out even in shares (a4 merely finishes
+# first), which is why a4's jobs carry twice the work here.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -34,8 +37,8 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 tap_require_root
 [ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
 
-JOBS=${T0021_JOBS:-40}	# per account
-WORK=${T0021_WORK:-24}	# units per job (24 s at speed 1.0, 8 s at 3.0)
+JOBS=${T0021_JOBS:-48}	# per account a1..a3; a4 submits half as many
+WORK=${T0021_WORK:-20}	# units per job (20 s at speed 1.0); a4's twice that
 NODES=$'g1a 4 4000 gen1\ng1b 4 4000 gen1\ng2a 4 4000 gen2\ng2b 4 4000 gen2
 g3a 4 4000 gen3\ng3b 4 4000 gen3\ng4a 4 4000 gen4\ng4b 4 4000 gen4'
 SPEEDS=gen1:1.0,gen2:1.5,gen3:2.0,gen4:3.0
@@ -54,7 +57,8 @@ start=\$(date +%s.%N)
 case \$SLURMD_NODENAME in
 g1*) s=1.0 ;; g2*) s=1.5 ;; g3*) s=2.0 ;; g4*) s=3.0 ;; *) s=1.0 ;;
 esac
-sleep \$(awk -v w=$WORK -v s=\$s 'BEGIN { printf "%.3f", w / s }')
+w=$WORK; [ "\$SLURM_JOB_ACCOUNT" = a4 ] && w=$((2 * WORK))
+sleep \$(awk -v w=\$w -v s=\$s 'BEGIN { printf "%.3f", w / s }')
 echo "\$SLURM_JOB_ACCOUNT \$s \$start \$(date +%s.%N)" >>$1/work.log
 EOF
 }
@@ -72,6 +76,7 @@ run()
 		for a in a1 a2 a3; do
 			sbatch -Q -A $a -n1 -t 5 -o /dev/null "$dir/job.sh"
 		done
+		((i % 2)) ||
 		sbatch -Q -A a4 -n1 -t 5 -C gen4 -o /dev/null "$dir/job.sh"
 	done
 	sleep 3 # one recalculation: the factors of the queue
@@ -159,31 +164,38 @@ tap_ok "the stock task-share run finished" $?
 S=${dirs[-1]}/result
 hc_stop
 
-# --- stock FIFO: cons_tres, multifactor without accounting (printed) ------
+# --- Eunomia off: the same priority/hmrf over plain cons_tres -----------
 dirs+=("$(tap_rundir t0021)")
 hc_init "${dirs[-1]}" || exit 1
-HC_NODES=$NODES HC_PROFILE=stock \
+HC_NODES=$NODES HC_SELECT=select/cons_tres \
+HC_HMRF_CONF=$'Period=2s\nWindow=none' \
 HC_EXTRA_CONF=$'PartitionName=p Nodes=ALL Default=YES State=UP' hc_start
-tap_ok "a stock cluster (cons_tres, multifactor by age) started" $? || tap_done
-run fifo
-tap_ok "the stock FIFO run finished" $?
-F=${dirs[-1]}/result
+tap_ok "a cluster with priority/hmrf over select/cons_tres (Eunomia off) started" $? || tap_done
+run hmrf
+tap_ok "the run with Eunomia off finished" $?
+H=${dirs[-1]}/result
 hc_stop
 
 es=$(spread "$E" 4) ed=$(spread "$E" 6)
-s4=$(share "$S" a4)
-so=$(awk '$2 != "a4" { s += $4; n++ } END { printf "%.3f", s / n }' "$S")
-sr=$(awk -v a="$s4" -v o="$so" 'BEGIN { printf "%.2f", a / o }')
-tap_diag "eunomia:   $(awk '{ printf "%s %s done %ss; ", $2, $4, $6 }' "$E")"
-tap_diag "cons_tres, 8 CPUs per account: $(awk '{ printf "%s %s done %ss; ", $2, $4, $6 }' "$S")"
-tap_diag "cons_tres, FIFO: $(awk '{ printf "%s %s done %ss; ", $2, $4, $6 }' "$F")"
-fr=$(awk '$2 == "a4" { a = $4 } $2 != "a4" { s += $4; n++ } END { printf "%.2f", a / (s / n) }' "$F")
-echo "t0021: eunomia shares max/min $es, completion max/min $ed; a4 share / others': cons_tres with 8 CPUs per account ${sr}x, cons_tres FIFO ${fr}x" >&2
+# ratio FILE: a4's share over the mean of the others'
+ratio() { awk '$2 == "a4" { a = $4 } $2 != "a4" { s += $4; n++ } END { printf "%.2f", (s > 0 ? a / (s / n) : 0) }' "$1"; }
+others() { awk '$2 != "a4" { s += $4; n++ } END { printf "%.3f", s / n }' "$1"; }
+sr=$(ratio "$S") hr=$(ratio "$H") er=$(ratio "$E") hd=$(spread "$H" 6)
+line() { awk '{ printf "%s %s done %ss; ", $2, $4, $6 }' "$1"; }
+tap_diag "eunomia:   $(line "$E")"
+tap_diag "eunomia off (priority/hmrf, cons_tres): $(line "$H")"
+tap_diag "cons_tres, 8 CPUs per account: $(line "$S")"
+echo "t0021: eunomia shares max/min $es, completion max/min $ed; a4 share / others': eunomia ${er}x, eunomia off ${hr}x (completion max/min $hd), cons_tres with 8 CPUs per account ${sr}x" >&2
 tap_ok "eunomia: the four progress shares are within 15% (max/min $es)" \
 	$(awk -v x="$es" 'BEGIN { exit !(x + 0 > 0 && x <= 1.15) }'; echo $?)
 tap_ok "eunomia: the four accounts finish within 15% of each other (max/min $ed)" \
 	$(awk -v x="$ed" 'BEGIN { exit !(x + 0 > 0 && x <= 1.15) }'; echo $?)
-tap_diag "last job ended after $(sort -k6 -n "$E" | tail -1 | awk '{print $6}') s with eunomia, $(sort -k6 -n "$S" | tail -1 | awk '{print $6}') s with stock task-share"
-tap_ok "cons_tres, equal CPUs: a4's progress share is over 1.5x the others' ($s4 vs $so: ${sr}x)" \
+last() { sort -k6 -n "$1" | tail -1 | awk '{ print $6 }'; }
+tap_diag "last job ended after $(last "$E") s with eunomia, $(last "$H") s with eunomia off, $(last "$S") s with stock task-share"
+tap_ok "eunomia off: the accounts do not finish within 15% of each other (max/min $hd)" \
+	$(awk -v x="$hd" 'BEGIN { exit !(x > 1.15) }'; echo $?)
+tap_ok "eunomia off: a4's share over the others' exceeds eunomia's by more than 0.1 (${hr}x vs ${er}x)" \
+	$(awk -v h="$hr" -v e="$er" 'BEGIN { exit !(h - e > 0.1) }'; echo $?)
+tap_ok "cons_tres, equal CPUs: a4's progress share is over 1.5x the others' ($(share "$S" a4) vs $(others "$S"): ${sr}x)" \
 	$(awk -v x="$sr" 'BEGIN { exit !(x > 1.5) }'; echo $?)
 tap_done

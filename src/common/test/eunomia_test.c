@@ -142,6 +142,23 @@ START_TEST(test_eunomia_rank_own_monopoly)
 }
 END_TEST
 
+/* A pending job's expected rate: its constraint's speed, else the
+ * account's average over the cluster, else speed 1. */
+START_TEST(test_eunomia_expected_rate)
+{
+	/* Pinned to gen4 (3.0): 2 CPUs make 6 a second. */
+	ck_assert_double_eq(eunomia_expected_rate(2, 3.0, 60, 32), 6);
+	/* Unconstrained on the micro-benchmark cluster: 60 / 32 a CPU. */
+	ck_assert_double_eq_tol(eunomia_expected_rate(1, 0, 60, 32), 1.875,
+				1e-12);
+	/* Nothing known: speed 1. */
+	ck_assert_double_eq(eunomia_expected_rate(4, 0, 0, 32), 4);
+	ck_assert_double_eq(eunomia_expected_rate(4, NAN, 60, 0), 4);
+	ck_assert_double_eq(eunomia_expected_rate(0, 3.0, 60, 32), 0);
+	ck_assert_double_eq(eunomia_expected_rate(-1, 3.0, 60, 32), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("eunomia");
@@ -151,6 +168,7 @@ int main(void)
 	tcase_add_test(tc, test_eunomia_rank);
 	tcase_add_test(tc, test_eunomia_fair_share);
 	tcase_add_test(tc, test_eunomia_rank_own_monopoly);
+	tcase_add_test(tc, test_eunomia_expected_rate);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -555,21 +555,21 @@ double eunomia_progress_job_rate(eunomia_progress_t *p,
 				 job_record_t *job_ptr)
 {
 	struct job_details *d = job_ptr->details;
-	double cpus, speed = 0, total = 0;
+	double cpus, speed = 0, mono = 0, total = 0, rate;
 	node_record_t *node_ptr;
 	int a;
 
 	slurm_mutex_lock(&p->mutex);
 	cpus = d && d->min_cpus ? d->min_cpus : 1;
-	if (d)
+	if (d && d->features && d->features[0])
 		speed = _constraint_speed(p, job_ptr->account, d->features);
-	if (!(speed > 0) || !d || !d->features || !d->features[0]) {
-		/* Unconstrained: the account's average over the cluster. */
+	if (!(speed > 0)) {
 		a = _account(p, job_ptr->account);
 		for (int i = 0; (node_ptr = next_node(&i)); i++)
 			total += node_ptr->cpus_efctv;
-		speed = a >= 0 && total > 0 ? _mono_rate(p, a) / total : 1;
+		mono = a >= 0 ? _mono_rate(p, a) : 0;
 	}
+	rate = eunomia_expected_rate(cpus, speed, mono, total);
 	slurm_mutex_unlock(&p->mutex);
-	return cpus * speed;
+	return rate;
 }
