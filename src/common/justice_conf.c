@@ -108,9 +108,17 @@ int justice_conf_set(justice_conf_t *c, const char *key, const char *value,
 	}
 	if (!strcasecmp(key, "KillAbove"))
 		return kvfile_number(key, value, 0, false, &c->kill_above, err);
-	if (!strcasecmp(key, "UrgencyWeight"))
-		return kvfile_number(key, value, 0, false, &c->urgency_weight,
-				     err);
+	if (!strcasecmp(key, "UrgencyWeight")) {
+		if (kvfile_number(key, value, 0, false, &v, err))
+			return -EINVAL;
+		/* Added to Slurm's site factor, an offset uint32_t. */
+		if (v > JUSTICE_URGENCY_MAX)
+			return err_set(err, -EINVAL,
+				       "%s=%s: must be at most %.0f (the range of Slurm's site factor)",
+				       key, value, JUSTICE_URGENCY_MAX);
+		c->urgency_weight = v;
+		return 0;
+	}
 	return err_set(err, -EINVAL, "unknown key '%s'", key);
 }
 

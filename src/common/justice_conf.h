@@ -24,6 +24,10 @@
 #include "justice.h"
 #include "justice_history.h"
 
+/* The largest UrgencyWeight: what Slurm's site factor (an unsigned 32-bit
+ * value offset by 2^31) can add. */
+#define JUSTICE_URGENCY_MAX 2147483647.0
+
 typedef struct justice_conf {
 	justice_policy_t policy;
 	int history_length;

@@ -8,13 +8,29 @@
 # uniform in [20, 40] s; deadline at an Aria-style multiple of R, uniform
 # in [1.5, 3]; time limits as a careful user gives them (rigid: R rounded
 # up to minutes; elastic: the time at 2 CPUs, with --time-min the time at
-# 4), which stock Slurm checks the deadline against.  About 1.7 times
-# what the 16 CPUs can do while the stream lasts.
+# 4), which stock Slurm checks the deadline against.  About 2.5 times
+# what the 16 CPUs can do while the stream lasts: a constrained cluster.
+#
+# Cluster J orders the admitted deadline jobs by Justice's urgency: its
+# UrgencyWeight (1000000) is above the H-MRF factor's weight, as
+# horae-justice.conf(5) advises for a cluster of deadline jobs.  Cluster S
+# is stock Slurm, which itself refuses a job whose time limit (or
+# --time-min) cannot fit before its deadline, cancels a queued one once
+# it no longer can, and caps a starting job's limit at its deadline.
 #
 # Printed for both: SDR (jobs that completed by their deadline / all
 # submitted) and WTR (CPU time of jobs that ran and missed / CPU time of
-# all that ran), from the job records.  Expected by the issue: Justice
-# meets more deadlines and wastes less than stock; see the end.
+# all that ran), from the job records.  The issue expects Justice to meet
+# more deadlines and waste less than stock.  Measured so far: seed 7,
+# Justice ahead on both (SDR 0.375 vs 0.300, WTR 0.084 vs 0.167); seed
+# 11, even on SDR (0.250) and behind on WTR (0.307 vs 0.238); a job every
+# 3 s (1.7 times the capacity), even.  Two causes, seen in the job
+# records: slurmctld caps a starting deadline job's limit at the whole
+# minutes left before its deadline, which kills an elastic job Justice
+# sized down when its run time at that size falls in the cut-off part of
+# a minute; and Justice's order (few CPUs, much time left first) leaves
+# near-deadline jobs queued until slurmctld cancels them.  So the two
+# comparisons are reported as TODO, not asserted.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -23,7 +39,7 @@ tap_require_root
 [ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
 
 JOBS=${T0031_JOBS:-40}
-GAP=${T0031_GAP:-3}
+GAP=${T0031_GAP:-2}
 SEED=${T0031_SEED:-7}
 NODES=$'n1 4 4000\nn2 4 4000\nn3 4 4000\nn4 4 4000'
 
@@ -40,7 +56,8 @@ trap 'stop_all; [ "$TAP_FAILED" = 0 ] && rm -rf "$dj" "$ds"' EXIT
 trap 'exit 130' INT TERM
 
 hc_init "$dj" || exit 1
-HC_NODES=$NODES HC_JUSTICE_CONF=$'Bootstrap=5\nPeriod=2s\nKillAbove=2' \
+HC_NODES=$NODES \
+HC_JUSTICE_CONF=$'Bootstrap=5\nPeriod=2s\nKillAbove=2\nUrgencyWeight=1000000' \
 HC_HMRF_CONF=$'Period=2s' hc_start
 tap_ok "cluster J: priority/hmrf, select/eunomia, job_submit/justice" $? || tap_done
 CJ=$HC_CONF
@@ -142,15 +159,11 @@ states() { awk '{ c[$2]++ } END { for (s in c) printf "%s %d, ", s, c[s] }' "$1/
 tap_diag "justice: SDR $sdr_j ($met_j of $n_j), WTR $wtr_j; $(states "$dj")"
 tap_diag "stock:   SDR $sdr_s ($met_s of $n_s), WTR $wtr_s; $(states "$ds")"
 echo "t0031: justice SDR $sdr_j WTR $wtr_j; stock SDR $sdr_s WTR $wtr_s" >&2
-# What the issue asks for.  On this stream both come out about even: the
-# time limits are whole minutes, and slurmctld cancels every deadline job
-# whose limit (or --time-min) no longer fits before its deadline, with or
-# without Justice, which refuses those at submission instead.  Reported,
-# not failed, until a Justice that can act on that rule exists.
+why="not shown on every stream yet: see the header"
 tap_expect "justice meets more deadlines than stock (SDR $sdr_j vs $sdr_s)" \
 	$(awk -v a="$sdr_j" -v b="$sdr_s" 'BEGIN { exit !(a > b) }'; echo $?) \
-	"not shown on this stream: slurmctld's own time-limit rule decides for both"
+	"$why"
 tap_expect "and wastes less CPU time on jobs that miss (WTR $wtr_j vs $wtr_s)" \
 	$(awk -v a="$wtr_j" -v b="$wtr_s" 'BEGIN { exit !(a < b) }'; echo $?) \
-	"not shown on this stream: slurmctld's own time-limit rule decides for both"
+	"$why"
 tap_done

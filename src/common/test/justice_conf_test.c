@@ -54,6 +54,13 @@ START_TEST(test_keys)
 	ck_assert(!c.elastic);
 	ck_assert_int_eq(justice_conf_set(&c, "UrgencyWeight", "x", &err),
 			 -EINVAL);
+	ck_assert_int_eq(justice_conf_set(&c, "UrgencyWeight", "1000000",
+					  &err), 0);
+	ck_assert(c.urgency_weight == 1000000);
+	ck_assert_int_eq(justice_conf_set(&c, "UrgencyWeight", "3e9", &err),
+			 -EINVAL);
+	ck_assert(strstr(err.text, "UrgencyWeight=3e9: must be at most 2147483647"));
+	ck_assert(c.urgency_weight == 1000000);
 	ck_assert_int_eq(justice_conf_set(&c, "Deadline", "1", &err), -EINVAL);
 	ck_assert(strstr(err.text, "unknown key 'Deadline'"));
 }
