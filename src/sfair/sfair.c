@@ -1,12 +1,14 @@
 /*
  * sfair.c - show Horae's per-account shares (sprio/sshare style).
  *
- * This version reports what priority/hmrf has accounted: for each account,
+ * It reports what priority/hmrf has accounted: for each account,
  * its usage of each TRES inside the window (TRES x seconds), its
  * non-sharing allocation over the same window, and its sharing degree
  * beta.  It reads the plugin's state file (read-only; it never contacts
  * slurmctld) and brings the window up to the current time, so usage that
- * left the window is not shown.  Contributions, fair shares, aggregates,
+ * left the window is not shown; it warns when the file has not been written
+ * for three periods.  How the rows are printed (table, -p/-P, --json,
+ * -o fields) lives in report.c.  Contributions, fair shares, aggregates,
  * progress shares and Justice's state come with the plugins' published
  * snapshot (issue 6).
  */
@@ -27,12 +29,15 @@
 #include "common/hmrf_state.h"
 #include "common/state.h"
 #include "check_config.h"
+#include "report.h"
 
 typedef struct opts {
 	const char *state;
 	const char *check;	/* --check-config: the file, or "" for the default */
 	const char *accounts;
-	bool parsable, noheader;
+	const char *format;	/* -o: field list */
+	sfair_style_t style;
+	bool noheader, long_list;
 	double at;
 } opts_t;
 
@@ -42,7 +47,13 @@ static void _usage(FILE *out)
 		"Usage: sfair [OPTIONS]\n"
 		"Show what Horae's priority/hmrf has accounted per account.\n\n"
 		"  -A, --accounts=LIST   only these accounts (comma-separated)\n"
-		"  -P, --parsable        '|'-separated output\n"
+		"  -l, --long            also the last job start and the window\n"
+		"  -o, --format=LIST     these fields: Account, Used[:TRES],\n"
+		"                        NonSharing[:TRES], Beta, LastStart,\n"
+		"                        WindowStart, WindowEnd\n"
+		"  -p, --parsable        '|'-separated output, '|' at the end\n"
+		"  -P, --parsable2       '|'-separated output\n"
+		"      --json            one JSON document (every field)\n"
 		"  -n, --noheader        no header line\n"
 		"  -S, --state=FILE      priority/hmrf's state file (default:\n"
 		"                        StateSaveLocation/horae_hmrf.state from\n"
@@ -108,55 +119,60 @@ static bool _wanted(const char *list, const char *name)
 	return false;
 }
 
-static void _print(const opts_t *o, hmrf_state_t *st, tres_layout_t *layout)
+/* The accounts wanted, as report rows, with the window brought to at. */
+static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int *n)
 {
-	const char *sep = o->parsable ? "|" : " ";
-	int ntres = tres_layout_count(layout);
-	char col[80];
+	int count = names_count(st->names);
+	sfair_row_t *rows = calloc(count ? count : 1, sizeof(*rows));
 
-	if (!o->noheader) {
-		printf(o->parsable ? "Account" : "%-16s", "Account");
-		for (int i = 0; i < ntres; i++) {
-			snprintf(col, sizeof(col), "Used:%s",
-				 tres_layout_name(layout, i));
-			printf(o->parsable ? "%s%s" : "%s%16s", sep, col);
-		}
-		for (int i = 0; i < ntres; i++) {
-			snprintf(col, sizeof(col), "NonSharing:%s",
-				 tres_layout_name(layout, i));
-			printf(o->parsable ? "%s%s" : "%s%20s", sep, col);
-		}
-		printf(o->parsable ? "%sBeta\n" : "%s%10s\n", sep, "Beta");
-	}
-	for (int a = 0; a < names_count(st->names); a++) {
-		const char *name = names_get(st->names, a);
-		tres_vec_t used, ns;
-		double beta;
+	*n = 0;
+	if (!rows)
+		return NULL;
+	for (int a = 0; a < count; a++) {
+		sfair_row_t *r = &rows[*n];
 
-		if (!_wanted(o->accounts, name))
+		r->account = names_get(st->names, a);
+		if (!_wanted(o->accounts, r->account))
 			continue;
-		ledger_usage(st->usage, a, &used);
-		ledger_usage(st->ns, a, &ns);
-		beta = hmrf_beta(&used, &ns);
-		printf(o->parsable ? "%s" : "%-16s", name[0] ? name : "(none)");
-		for (int i = 0; i < ntres; i++)
-			printf(o->parsable ? "%s%.0f" : "%s%16.0f", sep,
-			       used.v[i]);
-		for (int i = 0; i < ntres; i++)
-			printf(o->parsable ? "%s%.0f" : "%s%20.0f", sep, ns.v[i]);
-		if (isinf(beta))
-			printf(o->parsable ? "%s\n" : "%s%10s\n", sep, "-");
-		else
-			printf(o->parsable ? "%s%.4f\n" : "%s%10.4f\n", sep,
-			       beta);
+		ledger_usage(st->usage, a, &r->used);
+		ledger_usage(st->ns, a, &r->ns);
+		r->beta = hmrf_beta(&r->used, &r->ns);
+		r->last_start = st->last_start ? st->last_start[a] : 0;
+		(*n)++;
 	}
+	return rows;
+}
+
+/* How often priority/hmrf writes its state: Period from the hmrf.conf
+ * beside slurm.conf, or its default when that cannot be read. */
+static double _period(void)
+{
+	const char *conf = sfair_slurm_conf();
+	const char *slash = strrchr(conf, '/');
+	hmrf_conf_t *c = hmrf_conf_create();
+	char path[4096];
+	double period = 30;
+
+	if (!c)
+		return period;
+	snprintf(path, sizeof(path), "%.*shmrf.conf",
+		 slash ? (int)(slash - conf + 1) : 0, conf);
+	period = c->period;
+	if (!hmrf_conf_read(c, path, NULL))
+		period = c->period;
+	hmrf_conf_destroy(&c);
+	return period;
 }
 
 static int _parse_args(int argc, char **argv, opts_t *o)
 {
 	static const struct option longopts[] = {
 		{ "accounts", required_argument, NULL, 'A' },
-		{ "parsable", no_argument, NULL, 'P' },
+		{ "long", no_argument, NULL, 'l' },
+		{ "format", required_argument, NULL, 'o' },
+		{ "parsable", no_argument, NULL, 'p' },
+		{ "parsable2", no_argument, NULL, 'P' },
+		{ "json", no_argument, NULL, 'J' },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "state", required_argument, NULL, 'S' },
 		{ "at", required_argument, NULL, 'T' },
@@ -168,10 +184,14 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "A:PnS:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "A:lo:pPnS:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A': o->accounts = optarg; break;
-		case 'P': o->parsable = true; break;
+		case 'l': o->long_list = true; break;
+		case 'o': o->format = optarg; break;
+		case 'p': o->style = SFAIR_PARSABLE; break;
+		case 'P': o->style = SFAIR_PARSABLE2; break;
+		case 'J': o->style = SFAIR_JSON; break;
 		case 'n': o->noheader = true; break;
 		case 'S': o->state = optarg; break;
 		case 'T':
@@ -205,7 +225,12 @@ int main(int argc, char **argv)
 	hmrf_state_t *st = NULL;
 	tres_layout_t *layout = NULL;
 	horae_err_t err, warn;
-	int rc = 2;
+	sfair_field_t fields[SFAIR_MAX_FIELDS];
+	sfair_report_t rep = { 0 };
+	sfair_row_t *rows = NULL;
+	char window[64] = "none", msg[256];
+	int rc = 2, nfields;
+	bool o_at_given;
 
 	if (_parse_args(argc, argv, &o))
 		return 2;
@@ -238,13 +263,51 @@ int main(int argc, char **argv)
 		rc = 2;
 		goto cleanup;
 	}
+	rep.saved = st->charged_until;
+	o_at_given = o.at > 0;
 	if (!o.at)
 		o.at = (double)time(NULL);
 	ledger_advance(st->usage, o.at);
 	ledger_advance(st->ns, o.at);
-	_print(&o, st, layout);
+	rep.state = path;
+	rep.at = o.at;
+	rep.window_start = ledger_window_start(st->usage);
+	window_format(ledger_window(st->usage), window, sizeof(window));
+	rep.window = window;
+	rep.ntres = tres_layout_count(layout);
+	for (int i = 0; i < rep.ntres; i++)
+		rep.tres[i] = tres_layout_name(layout, i);
+	nfields = o.format ?
+			  sfair_fields_parse(o.format, &rep, fields, msg,
+					     sizeof(msg)) :
+			  sfair_fields_default(o.long_list, fields);
+	if (nfields < 0) {
+		fprintf(stderr, "sfair: %s\n", msg);
+		rc = 2;
+		goto cleanup;
+	}
+	if (!o_at_given) {
+		double period = _period();
+
+		/* Three periods without a save: the plugin is not writing. */
+		if (o.at - rep.saved > 3 * period + 5) {
+			rep.stale = true;
+			fprintf(stderr,
+				"sfair: warning: %s was last written %.0f s ago, but priority/hmrf writes it every %.0f s: is slurmctld running with PriorityType=priority/hmrf?\n",
+				path, o.at - rep.saved, period);
+		}
+	}
+	rows = _rows(&o, st, &rep.nrows);
+	if (!rows) {
+		fprintf(stderr, "sfair: out of memory\n");
+		rc = 2;
+		goto cleanup;
+	}
+	rep.rows = rows;
+	sfair_report_print(stdout, &rep, fields, nfields, o.style, o.noheader);
 	rc = 0;
 cleanup:
+	free(rows);
 	json_object_put(doc);
 	hmrf_state_destroy(&st);
 	tres_layout_destroy(&layout);

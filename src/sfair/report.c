@@ -1,0 +1,297 @@
+/*
+ * report.c - print sfair's rows as a table, '|'-separated, or JSON.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "horae_config.h"
+
+#include "report.h"
+
+static const struct {
+	const char *name;
+	sfair_kind_t kind;
+	int width;
+} known[] = {
+	{ "Account", SFAIR_F_ACCOUNT, -16 },
+	{ "Used", SFAIR_F_USED, 16 },
+	{ "NonSharing", SFAIR_F_NONSHARING, 20 },
+	{ "Beta", SFAIR_F_BETA, 10 },
+	{ "LastStart", SFAIR_F_LASTSTART, 20 },
+	{ "WindowStart", SFAIR_F_WINDOWSTART, 20 },
+	{ "WindowEnd", SFAIR_F_WINDOWEND, 20 },
+};
+#define NKNOWN (sizeof(known) / sizeof(known[0]))
+
+static int _tres_slot(const sfair_report_t *r, const char *name)
+{
+	for (int i = 0; i < r->ntres; i++)
+		if (!strcasecmp(r->tres[i], name))
+			return i;
+	return -1;
+}
+
+int sfair_fields_parse(const char *list, const sfair_report_t *r,
+		       sfair_field_t *fields, char *err, size_t len)
+{
+	char buf[1024], *save = NULL, *item;
+	int n = 0;
+
+	if (!list || !list[0] || strlen(list) >= sizeof(buf)) {
+		snprintf(err, len,
+			 "--format: give a comma-separated list of fields");
+		return -1;
+	}
+	strcpy(buf, list);
+	for (item = strtok_r(buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':');
+		size_t k;
+
+		if (colon)
+			*colon = '\0';
+		for (k = 0; k < NKNOWN; k++)
+			if (!strcasecmp(item, known[k].name))
+				break;
+		if (k == NKNOWN) {
+			snprintf(err, len,
+				 "--format: unknown field '%s' (Account, Used[:TRES], NonSharing[:TRES], Beta, LastStart, WindowStart, WindowEnd)",
+				 item);
+			return -1;
+		}
+		if (n == SFAIR_MAX_FIELDS) {
+			snprintf(err, len, "--format: more than %d fields",
+				 SFAIR_MAX_FIELDS);
+			return -1;
+		}
+		fields[n].kind = known[k].kind;
+		fields[n].tres = -1;
+		if (colon) {
+			if (known[k].kind != SFAIR_F_USED &&
+			    known[k].kind != SFAIR_F_NONSHARING) {
+				snprintf(err, len,
+					 "--format: field '%s' takes no ':TRES'",
+					 item);
+				return -1;
+			}
+			fields[n].tres = _tres_slot(r, colon + 1);
+			if (fields[n].tres < 0) {
+				snprintf(err, len,
+					 "--format: %s:%s: no TRES '%s' in the state file",
+					 item, colon + 1, colon + 1);
+				return -1;
+			}
+		}
+		n++;
+	}
+	return n;
+}
+
+int sfair_fields_default(bool long_list, sfair_field_t *fields)
+{
+	int n = 0;
+
+	fields[n++] = (sfair_field_t){ SFAIR_F_ACCOUNT, -1 };
+	fields[n++] = (sfair_field_t){ SFAIR_F_USED, -1 };
+	fields[n++] = (sfair_field_t){ SFAIR_F_NONSHARING, -1 };
+	fields[n++] = (sfair_field_t){ SFAIR_F_BETA, -1 };
+	if (long_list) {
+		fields[n++] = (sfair_field_t){ SFAIR_F_LASTSTART, -1 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_WINDOWSTART, -1 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_WINDOWEND, -1 };
+	}
+	return n;
+}
+
+/* Local time as Slurm's commands print it, or "None" for 0. */
+static void _time(double t, char *buf, size_t len)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!(t > 0) || !localtime_r(&tt, &tm)) {
+		snprintf(buf, len, "None");
+		return;
+	}
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+static int _width(sfair_kind_t kind)
+{
+	for (size_t k = 0; k < NKNOWN; k++)
+		if (known[k].kind == kind)
+			return known[k].width;
+	return 12;
+}
+
+static const char *_name(sfair_kind_t kind)
+{
+	for (size_t k = 0; k < NKNOWN; k++)
+		if (known[k].kind == kind)
+			return known[k].name;
+	return "?";
+}
+
+/* One cell: the field's text for row (or the header when row is NULL). */
+typedef struct cells {
+	FILE *out;
+	sfair_style_t style;
+	int col;
+} cells_t;
+
+static void _cell(cells_t *c, int width, const char *text)
+{
+	if (c->style == SFAIR_TABLE) {
+		fprintf(c->out, c->col ? " %*s" : "%*s", width, text);
+	} else {
+		if (c->col)
+			fputc('|', c->out);
+		fputs(text, c->out);
+	}
+	c->col++;
+}
+
+static void _cells(cells_t *c, const sfair_report_t *r,
+		   const sfair_field_t *f, const sfair_row_t *row)
+{
+	char text[128];
+	int lo = f->tres >= 0 ? f->tres : 0;
+	int hi = f->tres >= 0 ? f->tres + 1 : r->ntres;
+	int w = _width(f->kind);
+
+	switch (f->kind) {
+	case SFAIR_F_USED:
+	case SFAIR_F_NONSHARING:
+		for (int i = lo; i < hi; i++) {
+			if (row)
+				snprintf(text, sizeof(text), "%.0f",
+					 f->kind == SFAIR_F_USED ?
+						 row->used.v[i] :
+						 row->ns.v[i]);
+			else
+				snprintf(text, sizeof(text), "%s:%s",
+					 _name(f->kind), r->tres[i]);
+			_cell(c, w, text);
+		}
+		return;
+	case SFAIR_F_ACCOUNT:
+		if (row)
+			snprintf(text, sizeof(text), "%s",
+				 row->account[0] ? row->account : "(none)");
+		break;
+	case SFAIR_F_BETA:
+		if (row && isinf(row->beta))
+			snprintf(text, sizeof(text), "-");
+		else if (row)
+			snprintf(text, sizeof(text), "%.4f", row->beta);
+		break;
+	case SFAIR_F_LASTSTART:
+		if (row)
+			_time(row->last_start, text, sizeof(text));
+		break;
+	case SFAIR_F_WINDOWSTART:
+		if (row)
+			_time(r->window_start, text, sizeof(text));
+		break;
+	case SFAIR_F_WINDOWEND:
+		if (row)
+			_time(r->at, text, sizeof(text));
+		break;
+	}
+	if (!row)
+		snprintf(text, sizeof(text), "%s", _name(f->kind));
+	_cell(c, w, text);
+}
+
+static void _line(FILE *out, const sfair_report_t *r,
+		  const sfair_field_t *fields, int nfields,
+		  sfair_style_t style, const sfair_row_t *row)
+{
+	cells_t c = { out, style, 0 };
+
+	for (int i = 0; i < nfields; i++)
+		_cells(&c, r, &fields[i], row);
+	if (style == SFAIR_PARSABLE)
+		fputc('|', out);
+	fputc('\n', out);
+}
+
+static json_object *_vec(const sfair_report_t *r, const tres_vec_t *v)
+{
+	json_object *o = json_object_new_object();
+
+	for (int i = 0; i < r->ntres; i++)
+		json_object_object_add(o, r->tres[i],
+				       json_object_new_double(v->v[i]));
+	return o;
+}
+
+static json_object *_when(double t)
+{
+	return t > 0 ? json_object_new_int64((int64_t)t) : NULL;
+}
+
+static void _json(FILE *out, const sfair_report_t *r)
+{
+	json_object *doc = json_object_new_object();
+	json_object *meta = json_object_new_object();
+	json_object *tres = json_object_new_array();
+	json_object *accts = json_object_new_array();
+
+	json_object_object_add(meta, "command", json_object_new_string("sfair"));
+	json_object_object_add(meta, "version",
+			       json_object_new_string(PACKAGE_VERSION));
+	json_object_object_add(meta, "state_file",
+			       json_object_new_string(r->state));
+	json_object_object_add(meta, "saved", _when(r->saved));
+	json_object_object_add(meta, "stale", json_object_new_boolean(r->stale));
+	json_object_object_add(meta, "at", _when(r->at));
+	json_object_object_add(meta, "window",
+			       json_object_new_string(r->window));
+	json_object_object_add(meta, "window_start", _when(r->window_start));
+	json_object_object_add(meta, "window_end", _when(r->at));
+	for (int i = 0; i < r->ntres; i++)
+		json_object_array_add(tres, json_object_new_string(r->tres[i]));
+	for (int a = 0; a < r->nrows; a++) {
+		const sfair_row_t *row = &r->rows[a];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "account",
+				       json_object_new_string(row->account));
+		json_object_object_add(o, "used", _vec(r, &row->used));
+		json_object_object_add(o, "non_sharing", _vec(r, &row->ns));
+		json_object_object_add(o, "beta",
+				       isinf(row->beta) ?
+					       NULL :
+					       json_object_new_double(row->beta));
+		json_object_object_add(o, "last_start", _when(row->last_start));
+		json_object_array_add(accts, o);
+	}
+	json_object_object_add(doc, "meta", meta);
+	json_object_object_add(doc, "tres", tres);
+	json_object_object_add(doc, "accounts", accts);
+	fprintf(out, "%s\n",
+		json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							    JSON_C_TO_STRING_SPACED |
+							    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(doc);
+}
+
+void sfair_report_print(FILE *out, const sfair_report_t *r,
+			const sfair_field_t *fields, int nfields,
+			sfair_style_t style, bool noheader)
+{
+	if (style == SFAIR_JSON) {
+		_json(out, r);
+		return;
+	}
+	if (!noheader)
+		_line(out, r, fields, nfields, style, NULL);
+	for (int a = 0; a < r->nrows; a++)
+		_line(out, r, fields, nfields, style, &r->rows[a]);
+}

@@ -1,0 +1,76 @@
+/*
+ * report.h - sfair's rows and how they are printed: a fixed-width table
+ * (sshare style), '|'-separated (-p with a trailing '|', -P without), or
+ * one JSON document (--json).  The caller fills a report from the state
+ * files; nothing here reads files or talks to slurmctld.
+ */
+#ifndef HORAE_SFAIR_REPORT_H
+#define HORAE_SFAIR_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "common/tres.h"
+
+#define SFAIR_MAX_FIELDS 64
+
+typedef struct sfair_row {
+	const char *account;
+	tres_vec_t used; /* TRES x s in the window */
+	tres_vec_t ns;	 /* non-sharing allocation, TRES x s */
+	double beta;	 /* sharing degree; INFINITY when it has none */
+	double last_start; /* last job start, s since the epoch; 0: none */
+} sfair_row_t;
+
+typedef struct sfair_report {
+	const char *state;	/* the state file read */
+	const char *window;	/* "none", "tumbling:7d", ... */
+	double at;		/* evaluated at, s since the epoch */
+	double window_start;	/* the window's start at 'at' */
+	double saved;		/* when the plugin last wrote the file */
+	bool stale;		/* not written for three periods */
+	int ntres;
+	const char *tres[TRES_MAX]; /* slot names */
+	const sfair_row_t *rows;
+	int nrows;
+} sfair_report_t;
+
+typedef enum sfair_style {
+	SFAIR_TABLE,
+	SFAIR_PARSABLE,	 /* -p: '|' after every field */
+	SFAIR_PARSABLE2, /* -P: '|' between fields */
+	SFAIR_JSON,
+} sfair_style_t;
+
+typedef enum sfair_kind {
+	SFAIR_F_ACCOUNT,
+	SFAIR_F_USED,	     /* one column per TRES, or one with tres >= 0 */
+	SFAIR_F_NONSHARING,
+	SFAIR_F_BETA,
+	SFAIR_F_LASTSTART,
+	SFAIR_F_WINDOWSTART,
+	SFAIR_F_WINDOWEND,
+} sfair_kind_t;
+
+typedef struct sfair_field {
+	sfair_kind_t kind;
+	int tres; /* Used/NonSharing: the slot, or -1 for all */
+} sfair_field_t;
+
+/*
+ * Parse a --format list ("Account,Used:cpu,Beta", case-insensitive) into
+ * fields[] against the report's TRES names.  Returns the number of
+ * fields, or -1 with err (of len bytes) naming the bad item.
+ */
+int sfair_fields_parse(const char *list, const sfair_report_t *r,
+		       sfair_field_t *fields, char *err, size_t len);
+
+/* The default fields; long adds LastStart, WindowStart and WindowEnd. */
+int sfair_fields_default(bool long_list, sfair_field_t *fields);
+
+/* Print r in style (fields are ignored by SFAIR_JSON, which has all). */
+void sfair_report_print(FILE *out, const sfair_report_t *r,
+			const sfair_field_t *fields, int nfields,
+			sfair_style_t style, bool noheader);
+
+#endif /* HORAE_SFAIR_REPORT_H */

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# t0301: sfair's output formats against golden files, on a fixed state
+# file (data/horae_hmrf.state: four accounts, a tumbling 1-day window,
+# saved by priority/hmrf on a real cluster and given that window), at a
+# fixed time and in UTC: the table, -l, -p, -P, -n, -o, -A, a time past
+# the window, and --json, whose documented fields jq checks too.  Bad
+# options exit 2 and name what is wrong.
+#
+# To regenerate a golden file after a deliberate change of format:
+#   T0301_UPDATE=1 make -C build/testsuite check TESTS=cli/t0301-sfair-output.sh
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+SFAIR=${HORAE_BINDIR:-}/sfair
+[ -x "$SFAIR" ] || tap_skip_all "sfair not built (run through make check)"
+command -v jq >/dev/null || tap_skip_all "jq missing (contribs/horae-deps installs it)"
+
+STATE=$HERE/cli/data/horae_hmrf.state
+GOLDEN=$HERE/cli/golden
+AT=1795326420	# 2026-11-22T05:47:00Z, when the file was saved
+export TZ=UTC
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# golden NAME ARGS...: sfair's output against golden/NAME.out
+golden()
+{
+	local name=$1 rc
+	shift
+	"$SFAIR" -S "$STATE" --at=$AT "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+	if [ -n "${T0301_UPDATE:-}" ]; then
+		cp "$tmp/$name.out" "$GOLDEN/$name.out"
+	fi
+	tap_ok "sfair ${*:-(no options)} matches golden/$name.out" \
+		$([ $rc = 0 ] && [ ! -s "$tmp/$name.err" ] &&
+		  diff -u "$GOLDEN/$name.out" "$tmp/$name.out" >"$tmp/diff" 2>&1; echo $?) \
+		"exit $rc; $(cat "$tmp/$name.err" "$tmp/diff" 2>/dev/null | head -20)"
+}
+golden table
+golden long -l
+golden parsable -p
+golden parsable2 -P
+golden noheader -n -A a2,a4
+golden format -o Account,Used:cpu,NonSharing:cpu,Beta
+golden format-long -l -o account,laststart,windowstart,windowend
+# A day later the tumbling window has moved on: nothing used in it.
+AT=$((AT + 86400)) golden next-window -A a1
+
+# --json: the document with the version and the file's path taken out
+# (they change with the release and the checkout) against its golden file.
+"$SFAIR" -S "$STATE" --at=$AT --json >"$tmp/json" 2>&1
+rc=$?
+jq 'del(.meta.version, .meta.state_file)' "$tmp/json" >"$tmp/json.cmp" 2>&1
+[ -n "${T0301_UPDATE:-}" ] && cp "$tmp/json.cmp" "$GOLDEN/json.out"
+tap_ok "sfair --json is JSON and matches golden/json.out" \
+	$([ $rc = 0 ] && diff -u "$GOLDEN/json.out" "$tmp/json.cmp" >"$tmp/diff"; echo $?) \
+	"$(head -20 "$tmp/diff" "$tmp/json")"
+# The fields sfair(1) documents, with their types.
+jq -e --arg s "$STATE" '
+	(.meta | .command == "sfair" and (.version | type == "string")
+		and (.saved | type == "number") and (.stale | type == "boolean")
+		and .state_file == $s and (.at | type == "number")
+		and (.window | type == "string")
+		and (.window_start | type == "number" or . == null)
+		and (.window_end | type == "number"))
+	and (.tres | type == "array" and length > 0)
+	and (.tres as $t | .accounts | length > 0 and all(
+		(.account | type == "string")
+		and (.used | keys_unsorted == $t)
+		and (.non_sharing | keys_unsorted == $t)
+		and (.beta | type == "number" or . == null)
+		and (.last_start | type == "number" or . == null)))' \
+	"$tmp/json" >/dev/null 2>&1
+tap_ok "sfair --json has every documented field with its type" $?
+n=$(jq '.accounts | length' "$tmp/json")
+tap_ok "sfair --json lists the four accounts ($n)" $([ "$n" = 4 ]; echo $?)
+
+# Without --at the file is judged against the clock: this one was written
+# long ago, so sfair warns (and still shows it); --json says so too.
+err=$(SLURM_CONF=$tmp/slurm.conf "$SFAIR" -S "$STATE" -n -A a1 2>&1 >/dev/null)
+rc=$?
+tap_ok "a state file not written for three periods: a warning with its age, exit 0" \
+	$([ $rc = 0 ] && [[ "$err" == "sfair: warning: $STATE was last written "*" s ago, but priority/hmrf writes it every 30 s: is slurmctld running with PriorityType=priority/hmrf?" ]]; echo $?) \
+	"got ($rc): $err"
+stale=$(SLURM_CONF=$tmp/slurm.conf "$SFAIR" -S "$STATE" --json 2>/dev/null | jq .meta.stale)
+tap_ok "and --json says stale: true ($stale)" $([ "$stale" = true ]; echo $?)
+
+# bad NAME WANT ARGS...: exit 2, WANT on stderr, nothing on stdout
+bad()
+{
+	local name=$1 want=$2 out err rc
+	shift 2
+	out=$("$SFAIR" -S "$STATE" "$@" 2>"$tmp/err")
+	rc=$?
+	err=$(cat "$tmp/err")
+	tap_ok "$name: exit 2, '$want'" \
+		$([ $rc = 2 ] && [ -z "$out" ] && [ "$err" = "$want" ]; echo $?) \
+		"got ($rc): $err / $out"
+}
+bad "an unknown field" \
+	"sfair: --format: unknown field 'Colour' (Account, Used[:TRES], NonSharing[:TRES], Beta, LastStart, WindowStart, WindowEnd)" \
+	-o Account,Colour
+bad "a TRES the state does not have" \
+	"sfair: --format: Used:gpu: no TRES 'gpu' in the state file" -o Used:gpu
+bad "a field that takes no TRES" \
+	"sfair: --format: field 'Beta' takes no ':TRES'" -o Beta:cpu
+bad "a state file that does not exist" \
+	"sfair: $tmp/none does not exist: priority/hmrf has not saved any usage yet" \
+	-S "$tmp/none"
+printf 'garbage\n' >"$tmp/garbage.state"
+out=$("$SFAIR" -S "$tmp/garbage.state" 2>&1)
+tap_ok "a damaged state file: exit 2 and the file named ($out)" \
+	$([ $? = 2 ] && [[ "$out" == *"$tmp/garbage.state"* ]]; echo $?)
+tap_done
