@@ -25,6 +25,9 @@ static const struct {
 	{ "LastStart", SFAIR_F_LASTSTART, 20 },
 	{ "WindowStart", SFAIR_F_WINDOWSTART, 20 },
 	{ "WindowEnd", SFAIR_F_WINDOWEND, 20 },
+	{ "Progress", SFAIR_F_PROGRESS, 14 },
+	{ "ProgressShare", SFAIR_F_PROGRESSSHARE, 14 },
+	{ "FairProgressShare", SFAIR_F_FAIRPROGRESS, 18 },
 };
 #define NKNOWN (sizeof(known) / sizeof(known[0]))
 
@@ -60,7 +63,7 @@ int sfair_fields_parse(const char *list, const sfair_report_t *r,
 				break;
 		if (k == NKNOWN) {
 			snprintf(err, len,
-				 "--format: unknown field '%s' (Account, Used[:TRES], NonSharing[:TRES], Beta, LastStart, WindowStart, WindowEnd)",
+				 "--format: unknown field '%s' (Account, Used[:TRES], NonSharing[:TRES], Beta, LastStart, WindowStart, WindowEnd, Progress, ProgressShare, FairProgressShare)",
 				 item);
 			return -1;
 		}
@@ -92,7 +95,8 @@ int sfair_fields_parse(const char *list, const sfair_report_t *r,
 	return n;
 }
 
-int sfair_fields_default(bool long_list, sfair_field_t *fields)
+int sfair_fields_default(const sfair_report_t *r, bool long_list,
+			 sfair_field_t *fields)
 {
 	int n = 0;
 
@@ -100,6 +104,12 @@ int sfair_fields_default(bool long_list, sfair_field_t *fields)
 	fields[n++] = (sfair_field_t){ SFAIR_F_USED, -1 };
 	fields[n++] = (sfair_field_t){ SFAIR_F_NONSHARING, -1 };
 	fields[n++] = (sfair_field_t){ SFAIR_F_BETA, -1 };
+	if (r->progress_file) {
+		if (long_list)
+			fields[n++] = (sfair_field_t){ SFAIR_F_PROGRESS, -1 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_PROGRESSSHARE, -1 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_FAIRPROGRESS, -1 };
+	}
 	if (long_list) {
 		fields[n++] = (sfair_field_t){ SFAIR_F_LASTSTART, -1 };
 		fields[n++] = (sfair_field_t){ SFAIR_F_WINDOWSTART, -1 };
@@ -202,6 +212,24 @@ static void _cells(cells_t *c, const sfair_report_t *r,
 		if (row)
 			_time(r->at, text, sizeof(text));
 		break;
+	case SFAIR_F_PROGRESS:
+		if (row && row->has_progress)
+			snprintf(text, sizeof(text), "%.0f", row->progress);
+		else if (row)
+			snprintf(text, sizeof(text), "-");
+		break;
+	case SFAIR_F_PROGRESSSHARE:
+		if (row && row->has_progress)
+			snprintf(text, sizeof(text), "%.4f", row->pshare);
+		else if (row)
+			snprintf(text, sizeof(text), "-");
+		break;
+	case SFAIR_F_FAIRPROGRESS:
+		if (row && row->has_progress)
+			snprintf(text, sizeof(text), "%.4f", r->fair_progress);
+		else if (row)
+			snprintf(text, sizeof(text), "-");
+		break;
 	}
 	if (!row)
 		snprintf(text, sizeof(text), "%s", _name(f->kind));
@@ -255,6 +283,12 @@ static void _json(FILE *out, const sfair_report_t *r)
 			       json_object_new_string(r->window));
 	json_object_object_add(meta, "window_start", _when(r->window_start));
 	json_object_object_add(meta, "window_end", _when(r->at));
+	json_object_object_add(meta, "progress_file",
+			       r->progress_file ?
+				       json_object_new_string(r->progress_file) :
+				       NULL);
+	json_object_object_add(meta, "progress_at",
+			       r->progress_file ? _when(r->progress_at) : NULL);
 	for (int i = 0; i < r->ntres; i++)
 		json_object_array_add(tres, json_object_new_string(r->tres[i]));
 	for (int a = 0; a < r->nrows; a++) {
@@ -270,6 +304,20 @@ static void _json(FILE *out, const sfair_report_t *r)
 					       NULL :
 					       json_object_new_double(row->beta));
 		json_object_object_add(o, "last_start", _when(row->last_start));
+		if (row->has_progress) {
+			json_object *p = json_object_new_object();
+
+			json_object_object_add(p, "progress",
+					       json_object_new_double(row->progress));
+			json_object_object_add(p, "share",
+					       json_object_new_double(row->pshare));
+			json_object_object_add(
+				p, "fair_share",
+				json_object_new_double(r->fair_progress));
+			json_object_object_add(o, "progress", p);
+		} else {
+			json_object_object_add(o, "progress", NULL);
+		}
 		json_object_array_add(accts, o);
 	}
 	json_object_object_add(doc, "meta", meta);

@@ -20,6 +20,10 @@ typedef struct sfair_row {
 	tres_vec_t ns;	 /* non-sharing allocation, TRES x s */
 	double beta;	 /* sharing degree; INFINITY when it has none */
 	double last_start; /* last job start, s since the epoch; 0: none */
+	/* From select/eunomia's published shares, when it has the account */
+	bool has_progress;
+	double progress; /* CPU x speed x s in its window */
+	double pshare;	 /* progress share */
 } sfair_row_t;
 
 typedef struct sfair_report {
@@ -29,6 +33,9 @@ typedef struct sfair_report {
 	double window_start;	/* the window's start at 'at' */
 	double saved;		/* when the plugin last wrote the file */
 	bool stale;		/* not written for three periods */
+	const char *progress_file; /* select/eunomia's shares, or NULL */
+	double progress_at;	/* when they were computed */
+	double fair_progress;	/* the fair progress share */
 	int ntres;
 	const char *tres[TRES_MAX]; /* slot names */
 	const sfair_row_t *rows;
@@ -50,6 +57,9 @@ typedef enum sfair_kind {
 	SFAIR_F_LASTSTART,
 	SFAIR_F_WINDOWSTART,
 	SFAIR_F_WINDOWEND,
+	SFAIR_F_PROGRESS,
+	SFAIR_F_PROGRESSSHARE,
+	SFAIR_F_FAIRPROGRESS,
 } sfair_kind_t;
 
 typedef struct sfair_field {
@@ -65,8 +75,11 @@ typedef struct sfair_field {
 int sfair_fields_parse(const char *list, const sfair_report_t *r,
 		       sfair_field_t *fields, char *err, size_t len);
 
-/* The default fields; long adds LastStart, WindowStart and WindowEnd. */
-int sfair_fields_default(bool long_list, sfair_field_t *fields);
+/* The default fields, with ProgressShare and FairProgressShare when r has
+ * progress shares; long adds LastStart, WindowStart and WindowEnd (and
+ * Progress). */
+int sfair_fields_default(const sfair_report_t *r, bool long_list,
+			 sfair_field_t *fields);
 
 /* Print r in style (fields are ignored by SFAIR_JSON, which has all). */
 void sfair_report_print(FILE *out, const sfair_report_t *r,

@@ -27,6 +27,7 @@
 #include "common/hmrf.h"
 #include "common/hmrf_conf.h"
 #include "common/hmrf_state.h"
+#include "common/eunomia_shares.h"
 #include "common/state.h"
 #include "check_config.h"
 #include "report.h"
@@ -120,7 +121,8 @@ static bool _wanted(const char *list, const char *name)
 }
 
 /* The accounts wanted, as report rows, with the window brought to at. */
-static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int *n)
+static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st,
+			  const eunomia_shares_t *shares, int *n)
 {
 	int count = names_count(st->names);
 	sfair_row_t *rows = calloc(count ? count : 1, sizeof(*rows));
@@ -130,6 +132,7 @@ static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int *n)
 		return NULL;
 	for (int a = 0; a < count; a++) {
 		sfair_row_t *r = &rows[*n];
+		const eunomia_share_row_t *pr;
 
 		r->account = names_get(st->names, a);
 		if (!_wanted(o->accounts, r->account))
@@ -138,6 +141,11 @@ static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int *n)
 		ledger_usage(st->ns, a, &r->ns);
 		r->beta = hmrf_beta(&r->used, &r->ns);
 		r->last_start = st->last_start ? st->last_start[a] : 0;
+		if ((pr = eunomia_shares_find(shares, r->account))) {
+			r->has_progress = true;
+			r->progress = pr->progress;
+			r->pshare = pr->share;
+		}
 		(*n)++;
 	}
 	return rows;
@@ -162,6 +170,44 @@ static double _period(void)
 		period = c->period;
 	hmrf_conf_destroy(&c);
 	return period;
+}
+
+/*
+ * select/eunomia's published progress shares beside the state file
+ * (horae_eunomia.shares in the same directory), into *out.  Returns the
+ * path (to free) when there are some; NULL when there are none (no
+ * select/eunomia) or they cannot be read, with a warning then.
+ */
+static char *_load_shares(const char *state, eunomia_shares_t *out)
+{
+	const char *slash = strrchr(state, '/');
+	json_object *doc = NULL;
+	horae_err_t err, warn;
+	char *path;
+	int rc, len = slash ? (int)(slash - state + 1) : 0;
+
+	path = malloc(len + sizeof("horae_eunomia.shares"));
+	if (!path)
+		return NULL;
+	sprintf(path, "%.*shorae_eunomia.shares", len, state);
+	rc = state_load(path, EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
+			&doc, &warn, &err);
+	if (rc == -ENOENT)
+		goto none;
+	if (!rc && warn.text[0])
+		fprintf(stderr, "sfair: warning: %s\n", warn.text);
+	if (!rc && (rc = eunomia_shares_from_json(doc, out, &err)))
+		fprintf(stderr, "sfair: warning: %s: %s; progress shares not shown\n",
+			path, err.text);
+	else if (rc)
+		fprintf(stderr, "sfair: warning: %s; progress shares not shown\n",
+			err.text);
+	json_object_put(doc);
+	if (!rc)
+		return path;
+none:
+	free(path);
+	return NULL;
 }
 
 static int _parse_args(int argc, char **argv, opts_t *o)
@@ -228,6 +274,8 @@ int main(int argc, char **argv)
 	sfair_field_t fields[SFAIR_MAX_FIELDS];
 	sfair_report_t rep = { 0 };
 	sfair_row_t *rows = NULL;
+	eunomia_shares_t shares = { 0 };
+	char *shares_path = NULL;
 	char window[64] = "none", msg[256];
 	int rc = 2, nfields;
 	bool o_at_given;
@@ -277,10 +325,15 @@ int main(int argc, char **argv)
 	rep.ntres = tres_layout_count(layout);
 	for (int i = 0; i < rep.ntres; i++)
 		rep.tres[i] = tres_layout_name(layout, i);
+	if ((shares_path = _load_shares(path, &shares))) {
+		rep.progress_file = shares_path;
+		rep.progress_at = shares.at;
+		rep.fair_progress = shares.fair;
+	}
 	nfields = o.format ?
 			  sfair_fields_parse(o.format, &rep, fields, msg,
 					     sizeof(msg)) :
-			  sfair_fields_default(o.long_list, fields);
+			  sfair_fields_default(&rep, o.long_list, fields);
 	if (nfields < 0) {
 		fprintf(stderr, "sfair: %s\n", msg);
 		rc = 2;
@@ -297,7 +350,7 @@ int main(int argc, char **argv)
 				path, o.at - rep.saved, period);
 		}
 	}
-	rows = _rows(&o, st, &rep.nrows);
+	rows = _rows(&o, st, &shares, &rep.nrows);
 	if (!rows) {
 		fprintf(stderr, "sfair: out of memory\n");
 		rc = 2;
@@ -308,6 +361,8 @@ int main(int argc, char **argv)
 	rc = 0;
 cleanup:
 	free(rows);
+	free(shares_path);
+	eunomia_shares_free(&shares);
 	json_object_put(doc);
 	hmrf_state_destroy(&st);
 	tres_layout_destroy(&layout);

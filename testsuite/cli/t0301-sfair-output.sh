@@ -3,8 +3,11 @@
 # file (data/horae_hmrf.state: four accounts, a tumbling 1-day window,
 # saved by priority/hmrf on a real cluster and given that window), at a
 # fixed time and in UTC: the table, -l, -p, -P, -n, -o, -A, a time past
-# the window, and --json, whose documented fields jq checks too.  Bad
-# options exit 2 and name what is wrong.
+# the window, and --json, whose documented fields jq checks too; the same
+# with select/eunomia's published progress shares beside it
+# (data/eunomia/horae_eunomia.shares: ProgressShare and FairProgressShare
+# join the default columns).  Bad options and files exit 2 (or warn, for
+# the optional shares) and name what is wrong.
 #
 # To regenerate a golden file after a deliberate change of format:
 #   T0301_UPDATE=1 make -C build/testsuite check TESTS=cli/t0301-sfair-output.sh
@@ -46,16 +49,34 @@ golden format -o Account,Used:cpu,NonSharing:cpu,Beta
 golden format-long -l -o account,laststart,windowstart,windowend
 # A day later the tumbling window has moved on: nothing used in it.
 AT=$((AT + 86400)) golden next-window -A a1
+# With progress shares.
+STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden eunomia-table
+STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden eunomia-long -l -P
+STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden eunomia-format \
+	-o Account,Progress,ProgressShare,FairProgressShare -A a4
 
-# --json: the document with the version and the file's path taken out
+# --json: the document with the version and the files' paths taken out
 # (they change with the release and the checkout) against its golden file.
-"$SFAIR" -S "$STATE" --at=$AT --json >"$tmp/json" 2>&1
-rc=$?
-jq 'del(.meta.version, .meta.state_file)' "$tmp/json" >"$tmp/json.cmp" 2>&1
-[ -n "${T0301_UPDATE:-}" ] && cp "$tmp/json.cmp" "$GOLDEN/json.out"
-tap_ok "sfair --json is JSON and matches golden/json.out" \
-	$([ $rc = 0 ] && diff -u "$GOLDEN/json.out" "$tmp/json.cmp" >"$tmp/diff"; echo $?) \
-	"$(head -20 "$tmp/diff" "$tmp/json")"
+json_golden()
+{
+	local name=$1 state=$2 rc
+	"$SFAIR" -S "$state" --at=$AT --json >"$tmp/$name" 2>&1
+	rc=$?
+	jq 'del(.meta.version, .meta.state_file, .meta.progress_file)' \
+		"$tmp/$name" >"$tmp/$name.cmp" 2>&1
+	[ -n "${T0301_UPDATE:-}" ] && cp "$tmp/$name.cmp" "$GOLDEN/$name.out"
+	tap_ok "sfair --json is JSON and matches golden/$name.out" \
+		$([ $rc = 0 ] && diff -u "$GOLDEN/$name.out" "$tmp/$name.cmp" >"$tmp/diff"; echo $?) \
+		"$(head -20 "$tmp/diff" "$tmp/$name")"
+}
+json_golden json "$STATE"
+json_golden eunomia-json "$HERE/cli/data/eunomia/horae_hmrf.state"
+jq -e --arg d "$HERE/cli/data/eunomia/" '.meta.progress_file == $d + "horae_eunomia.shares"
+	and (.meta.progress_at | type == "number")
+	and all(.accounts[]; .progress | (.progress | type == "number")
+		and (.share | type == "number") and (.fair_share | type == "number"))' \
+	"$tmp/eunomia-json" >/dev/null 2>&1
+tap_ok "sfair --json with progress shares: progress_file, progress_at and each account's progress object" $?
 # The fields sfair(1) documents, with their types.
 jq -e --arg s "$STATE" '
 	(.meta | .command == "sfair" and (.version | type == "string")
@@ -63,14 +84,16 @@ jq -e --arg s "$STATE" '
 		and .state_file == $s and (.at | type == "number")
 		and (.window | type == "string")
 		and (.window_start | type == "number" or . == null)
-		and (.window_end | type == "number"))
+		and (.window_end | type == "number")
+		and (.progress_file == null) and (.progress_at == null))
 	and (.tres | type == "array" and length > 0)
 	and (.tres as $t | .accounts | length > 0 and all(
 		(.account | type == "string")
 		and (.used | keys_unsorted == $t)
 		and (.non_sharing | keys_unsorted == $t)
 		and (.beta | type == "number" or . == null)
-		and (.last_start | type == "number" or . == null)))' \
+		and (.last_start | type == "number" or . == null)
+		and (.progress == null)))' \
 	"$tmp/json" >/dev/null 2>&1
 tap_ok "sfair --json has every documented field with its type" $?
 n=$(jq '.accounts | length' "$tmp/json")
@@ -99,7 +122,7 @@ bad()
 		"got ($rc): $err / $out"
 }
 bad "an unknown field" \
-	"sfair: --format: unknown field 'Colour' (Account, Used[:TRES], NonSharing[:TRES], Beta, LastStart, WindowStart, WindowEnd)" \
+	"sfair: --format: unknown field 'Colour' (Account, Used[:TRES], NonSharing[:TRES], Beta, LastStart, WindowStart, WindowEnd, Progress, ProgressShare, FairProgressShare)" \
 	-o Account,Colour
 bad "a TRES the state does not have" \
 	"sfair: --format: Used:gpu: no TRES 'gpu' in the state file" -o Used:gpu
@@ -112,4 +135,13 @@ printf 'garbage\n' >"$tmp/garbage.state"
 out=$("$SFAIR" -S "$tmp/garbage.state" 2>&1)
 tap_ok "a damaged state file: exit 2 and the file named ($out)" \
 	$([ $? = 2 ] && [[ "$out" == *"$tmp/garbage.state"* ]]; echo $?)
+# Damaged progress shares: a warning naming the file, the rest shown.
+mkdir "$tmp/d"
+cp "$HERE/cli/data/eunomia/horae_hmrf.state" "$tmp/d/"
+printf 'garbage\n' >"$tmp/d/horae_eunomia.shares"
+"$SFAIR" -S "$tmp/d/horae_hmrf.state" --at=$AT -n -o Account,ProgressShare -A a1 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+tap_ok "damaged progress shares: exit 0, a warning naming the file, '-' in their column" \
+	$([ $rc = 0 ] && grep -q "sfair: warning: .*$tmp/d/horae_eunomia.shares.*progress shares not shown" "$tmp/err" &&
+	  [ "$(tr -s ' ' <"$tmp/out")" = "a1 -" ]; echo $?) "got ($rc): $(cat "$tmp/err" "$tmp/out")"
 tap_done

@@ -69,6 +69,11 @@ tap_check "the progress state file exists, mode 0600" \
 	test "$(stat -c %a "$state" 2>/dev/null)" = 600
 tap_check "it holds the accounts with progress" \
 	bash -c "grep -q '\"phys\"' '$state' && grep -q '\"bio\"' '$state'"
+# The shares are published beside it, and sfair shows them.
+out=$("$HORAE_BINDIR/sfair" -n -P -o Account,Progress,ProgressShare,FairProgressShare -A phys,bio 2>&1)
+tap_ok "sfair shows phys's and bio's progress and progress shares ($(echo $out))" \
+	$(echo "$out" | awk -F'|' 'NF == 4 && $2 > 0 && $3 > 0 && $4 > 0 { n++ } END { exit !(n == 2) }'; echo $?) \
+	"$out"
 
 # slurmctld killed with jobs running: they keep running where they were.
 # (slurmctld itself writes its job state up to 5 s late; a job started
@@ -92,6 +97,21 @@ hc_wait_jobs_done 30
 tap_ok "the jobs end when cancelled" $? "$(squeue)"
 tap_check "scontrol shows the cancelled job with its nodes" \
 	bash -c "scontrol show job $p | grep -q 'NodeList=n4'"
+
+# A restart on saved progress with nothing running: the shares of the
+# loaded accounts are computed before any job names them again (this
+# crashed slurmctld once), and published.
+hc_kill_ctld TERM
+hc_start_slurmctld
+hc_wait_ctld 30
+tap_ok "slurmctld restarts on saved progress with an empty queue" $?
+sleep 4
+hc_ctld_alive && sinfo -h >/dev/null 2>&1
+tap_ok "and stays up through its periods (priority/hmrf asks for the shares)" $? \
+	"$(tail -3 "$log")"
+out=$("$HORAE_BINDIR/sfair" -n -P -o Account,ProgressShare -A phys 2>&1)
+tap_ok "sfair still shows phys's progress share ($out)" \
+	$(echo "$out" | awk -F'|' '$1 == "phys" && $2 > 0 { ok = 1 } END { exit !ok }'; echo $?)
 
 # A clean stop saves the progress one last time.
 hc_stop

@@ -20,6 +20,8 @@
 #include "src/common/xstring.h"
 
 #include "common/eunomia.h"
+#include "common/eunomia_shares.h"
+#include "common/state.h"
 #include "common/hmrf_state.h"
 #include "eunomia_progress.h"
 #include "ledger_file.h"
@@ -39,6 +41,7 @@ struct eunomia_progress {
 	eunomia_conf_t *conf;
 	hmrf_state_t *st;     /* names + the "progress" ledger */
 	char *state_path;
+	char *shares_path; /* the published progress shares, for sfair */
 	double saved_at;      /* charged_until of the loaded state */
 	bool recover;	      /* the first sync after a restart */
 	double since;	      /* history starts here (-INFINITY: loaded) */
@@ -46,6 +49,7 @@ struct eunomia_progress {
 	int nrun, caprun;
 	double *mono_rate;    /* per account: its speed x CPUs, 0: unknown */
 	int mono_cap;
+	double common_rate;   /* the same at the cluster's factors, 0: unknown */
 	double *gap;	      /* per account, valid while gap_at == now */
 	int gap_cap;
 	double gap_at;
@@ -54,17 +58,25 @@ struct eunomia_progress {
 
 /* --- accounts and speeds ------------------------------------------------ */
 
-static int _account(eunomia_progress_t *p, const char *name)
+/* Room in the per-account caches for every known account (accounts also
+ * come from a loaded state file, not only from _account). */
+static void _grow_locked(eunomia_progress_t *p)
 {
-	int a = hmrf_state_account(p->st, name ? name : "");
 	int n = names_count(p->st->names);
 
-	if (a < 0)
-		return -1;
 	if (n > p->mono_cap) {
 		xrecalloc(p->mono_rate, n, sizeof(double));
 		p->mono_cap = n;
 	}
+}
+
+static int _account(eunomia_progress_t *p, const char *name)
+{
+	int a = hmrf_state_account(p->st, name ? name : "");
+
+	if (a < 0)
+		return -1;
+	_grow_locked(p);
 	return a;
 }
 
@@ -74,12 +86,14 @@ static double _speed(eunomia_progress_t *p, const char *account,
 	return eunomia_conf_speed(p->conf, account, node_ptr->features);
 }
 
-/* The progress per second the whole cluster gives account a alone. */
+/* The progress per second the whole cluster gives account a alone.  Walks
+ * the node table: only where slurmctld holds its node lock. */
 static double _mono_rate(eunomia_progress_t *p, int a)
 {
 	const char *name = names_get(p->st->names, a);
 	node_record_t *node_ptr;
 
+	_grow_locked(p);
 	if (p->mono_rate[a] > 0)
 		return p->mono_rate[a];
 	for (int i = 0; (node_ptr = next_node(&i)); i++)
@@ -94,9 +108,12 @@ static double _common_rate(eunomia_progress_t *p)
 	node_record_t *node_ptr;
 	double r = 0;
 
+	if (p->common_rate > 0)
+		return p->common_rate;
 	for (int i = 0; (node_ptr = next_node(&i)); i++)
 		r += node_ptr->cpus_efctv *
 		     speed_of(p->conf->speed, node_ptr->features);
+	p->common_rate = r;
 	return r;
 }
 
@@ -211,6 +228,46 @@ static void _save(hmrf_state_t *snap, char *path)
 	xfree(path);
 }
 
+static eunomia_account_t *_accounts_locked(eunomia_progress_t *p,
+					   double now, double *monopoly,
+					   bool cached);
+
+/* The progress shares for sfair, computed now (our lock held, not
+ * slurmctld's: cached rates only).  NULL until the rates are known. */
+static json_object *_shares_locked(eunomia_progress_t *p, double now)
+{
+	int n = names_count(p->st->names);
+	const char **names = xcalloc(n ? n : 1, sizeof(*names));
+	eunomia_account_t *acct;
+	json_object *doc;
+	double mono;
+
+	if (!(acct = _accounts_locked(p, now, &mono, true))) {
+		xfree(names);
+		return NULL;
+	}
+	for (int a = 0; a < n; a++)
+		names[a] = names_get(p->st->names, a);
+	doc = eunomia_shares_to_json(now, mono, acct, names, n);
+	xfree(names);
+	xfree(acct);
+	return doc;
+}
+
+/* Publish doc (consumed; NULL: nothing to publish yet) next to the
+ * state file; no lock held. */
+static void _publish(json_object *doc, const char *path)
+{
+	horae_err_t err;
+
+	if (!doc)
+		return;
+	if (state_save(path, EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION, doc,
+		       &err))
+		error("%s: %s", plugin_type, err.text);
+	json_object_put(doc);
+}
+
 eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
 					    const char *state_dir,
 					    bool start_empty)
@@ -223,6 +280,7 @@ eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
 	slurm_mutex_init(&p->mutex);
 	p->conf = conf;
 	p->state_path = xstrdup_printf("%s/horae_eunomia.state", state_dir);
+	p->shares_path = xstrdup_printf("%s/horae_eunomia.shares", state_dir);
 	p->st = ledger_file_load(p->state_path, EUNOMIA_STATE_KIND,
 				 &conf->window, conf->bucket, "progress",
 				 &unreadable);
@@ -250,6 +308,7 @@ eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
 	return p;
 fail:
 	xfree(p->state_path);
+	xfree(p->shares_path);
 	slurm_mutex_destroy(&p->mutex);
 	eunomia_conf_destroy(&p->conf);
 	xfree(p);
@@ -272,6 +331,7 @@ void eunomia_progress_destroy(eunomia_progress_t **pp)
 	hmrf_state_destroy(&p->st);
 	eunomia_conf_destroy(&p->conf);
 	xfree(p->state_path);
+	xfree(p->shares_path);
 	xfree(p->run);
 	xfree(p->mono_rate);
 	xfree(p->gap);
@@ -294,6 +354,7 @@ void eunomia_progress_reconfig(eunomia_progress_t *p, eunomia_conf_t *conf)
 	eunomia_conf_destroy(&p->conf);
 	p->conf = conf;
 	memset(p->mono_rate, 0, p->mono_cap * sizeof(double));
+	p->common_rate = 0;
 	p->gap_dirty = true;
 	slurm_mutex_unlock(&p->mutex);
 }
@@ -317,11 +378,23 @@ void eunomia_progress_nodes_changed(eunomia_progress_t *p)
 {
 	slurm_mutex_lock(&p->mutex);
 	memset(p->mono_rate, 0, p->mono_cap * sizeof(double));
+	p->common_rate = 0;
 	p->gap_dirty = true;
 	slurm_mutex_unlock(&p->mutex);
 }
 
 /* --- job events ---------------------------------------------------------- */
+
+/* Fill the monopoly-rate caches the period thread publishes from (it may
+ * not walk the node table); slurmctld holds its node lock here. */
+static void _cache_rates_locked(eunomia_progress_t *p)
+{
+	int n = names_count(p->st->names);
+
+	_common_rate(p);
+	for (int a = 0; a < n; a++)
+		_mono_rate(p, a);
+}
 
 void eunomia_progress_sync(eunomia_progress_t *p, List jobs)
 {
@@ -357,6 +430,7 @@ void eunomia_progress_sync(eunomia_progress_t *p, List jobs)
 		}
 	}
 	list_iterator_destroy(it);
+	_cache_rates_locked(p);
 	if (p->recover && (n || recovered))
 		info("%s: progress of %d running jobs charged from %.0f, of %d jobs that ended meanwhile up to their end",
 		     plugin_type, n, p->saved_at, recovered);
@@ -371,6 +445,7 @@ void eunomia_progress_begin(eunomia_progress_t *p, job_record_t *job_ptr)
 
 	slurm_mutex_lock(&p->mutex);
 	_track(p, job_ptr, start);
+	_cache_rates_locked(p);
 	slurm_mutex_unlock(&p->mutex);
 }
 
@@ -430,14 +505,18 @@ static void _charge_all_locked(eunomia_progress_t *p, double now)
 
 void eunomia_progress_tick(eunomia_progress_t *p)
 {
+	double now = (double)time(NULL);
 	hmrf_state_t *snap;
+	json_object *shares;
 	char *path;
 
 	slurm_mutex_lock(&p->mutex);
-	_charge_all_locked(p, (double)time(NULL));
+	_charge_all_locked(p, now);
 	snap = _snapshot_locked(p, &path);
+	shares = _shares_locked(p, now);
 	slurm_mutex_unlock(&p->mutex);
 	_save(snap, path);
+	_publish(shares, p->shares_path);
 }
 
 /* --- shares ---------------------------------------------------------------- */
@@ -451,15 +530,23 @@ static double _span(eunomia_progress_t *p, double now)
 }
 
 /* Every account's weight, progress, own monopoly and activity, charged to
- * now; *monopoly the common one.  The caller frees the array. */
+ * now; *monopoly the common one.  The caller frees the array.  cached:
+ * called without slurmctld's node lock (the period thread), so only the
+ * monopoly rates already known are used (an account's unknown own rate
+ * counts as the common one); NULL when the common rate is not known yet. */
 static eunomia_account_t *_accounts_locked(eunomia_progress_t *p,
-					   double now, double *monopoly)
+					   double now, double *monopoly,
+					   bool cached)
 {
 	int n = names_count(p->st->names);
-	eunomia_account_t *acct = xcalloc(n ? n : 1, sizeof(*acct));
+	eunomia_account_t *acct;
 	double span = _span(p, now);
 	tres_vec_t used;
 
+	_grow_locked(p);
+	if (cached && !(p->common_rate > 0))
+		return NULL;
+	acct = xcalloc(n ? n : 1, sizeof(*acct));
 	_charge_all_locked(p, now);
 	for (int a = 0; a < n; a++) {
 		const char *name = names_get(p->st->names, a);
@@ -467,13 +554,14 @@ static eunomia_account_t *_accounts_locked(eunomia_progress_t *p,
 		acct[a].weight = eunomia_conf_share(p->conf, name);
 		if (!ledger_usage(p->st->usage, a, &used))
 			acct[a].progress = used.v[0];
-		acct[a].monopoly = _mono_rate(p, a) * span;
+		acct[a].monopoly =
+			(cached ? p->mono_rate[a] : _mono_rate(p, a)) * span;
 		acct[a].active = acct[a].progress > 0;
 	}
 	for (int i = 0; i < p->nrun; i++)
 		if (p->run[i].acct < n)
 			acct[p->run[i].acct].active = true;
-	*monopoly = _common_rate(p) * span;
+	*monopoly = (cached ? p->common_rate : _common_rate(p)) * span;
 	return acct;
 }
 
@@ -487,7 +575,7 @@ double eunomia_progress_gap(eunomia_progress_t *p, const char *account)
 	a = _account(p, account);
 	n = names_count(p->st->names);
 	if (a >= 0 && (p->gap_dirty || p->gap_at != now || a >= p->gap_cap)) {
-		acct = _accounts_locked(p, now, &mono);
+		acct = _accounts_locked(p, now, &mono, false);
 		fair = eunomia_fair_share(acct, n, mono);
 		if (n > p->gap_cap) {
 			xrecalloc(p->gap, n, sizeof(double));
@@ -522,7 +610,7 @@ void eunomia_progress_export(eunomia_progress_t *p, progress_info_t *out)
 	double now = (double)time(NULL);
 
 	slurm_mutex_lock(&p->mutex);
-	out->acct = _accounts_locked(p, now, &out->monopoly);
+	out->acct = _accounts_locked(p, now, &out->monopoly, false);
 	out->count = names_count(p->st->names);
 	out->default_weight = p->conf->default_share;
 	out->name = xcalloc(out->count ? out->count : 1, sizeof(char *));

@@ -1,0 +1,135 @@
+/*
+ * eunomia_shares.c - select/eunomia's published progress shares.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eunomia_shares.h"
+
+static json_object *_num(double v)
+{
+	return json_object_new_double(isfinite(v) ? v : 0);
+}
+
+json_object *eunomia_shares_to_json(double at, double monopoly,
+				    const eunomia_account_t *accts,
+				    const char *const *names, int n)
+{
+	json_object *doc = json_object_new_object();
+	json_object *rows = json_object_new_array();
+	double fair = eunomia_fair_share(accts, n, monopoly);
+
+	if (!doc || !rows)
+		goto fail;
+	json_object_object_add(doc, "at", _num(at));
+	json_object_object_add(doc, "monopoly", _num(monopoly));
+	json_object_object_add(doc, "fair_share", _num(fair));
+	for (int i = 0; i < n; i++) {
+		json_object *r = json_object_new_object();
+
+		if (!r)
+			goto fail;
+		json_object_object_add(r, "account",
+				       json_object_new_string(names[i]));
+		json_object_object_add(r, "weight", _num(accts[i].weight));
+		json_object_object_add(r, "progress", _num(accts[i].progress));
+		json_object_object_add(
+			r, "share",
+			_num(eunomia_account_share(&accts[i], monopoly)));
+		json_object_object_add(r, "active",
+				       json_object_new_boolean(accts[i].active));
+		json_object_array_add(rows, r);
+	}
+	json_object_object_add(doc, "accounts", rows);
+	return doc;
+fail:
+	json_object_put(rows);
+	json_object_put(doc);
+	return NULL;
+}
+
+static int _get(json_object *o, const char *key, json_type type,
+		json_object **out, horae_err_t *err)
+{
+	if (!json_object_object_get_ex(o, key, out) ||
+	    (!json_object_is_type(*out, type) &&
+	     !(type == json_type_double &&
+	       json_object_is_type(*out, json_type_int))))
+		return err_set(err, -EINVAL,
+			       "progress shares: field '%s' missing or of the wrong type",
+			       key);
+	return 0;
+}
+
+int eunomia_shares_from_json(json_object *doc, eunomia_shares_t *out,
+			     horae_err_t *err)
+{
+	eunomia_shares_t s = { 0 };
+	json_object *v, *rows, *r;
+	int rc;
+
+	if (!doc || !out)
+		return err_set(err, -EINVAL, "progress shares: no document");
+	if ((rc = _get(doc, "at", json_type_double, &v, err)))
+		return rc;
+	s.at = json_object_get_double(v);
+	if ((rc = _get(doc, "monopoly", json_type_double, &v, err)))
+		return rc;
+	s.monopoly = json_object_get_double(v);
+	if ((rc = _get(doc, "fair_share", json_type_double, &v, err)))
+		return rc;
+	s.fair = json_object_get_double(v);
+	if ((rc = _get(doc, "accounts", json_type_array, &rows, err)))
+		return rc;
+	s.n = (int)json_object_array_length(rows);
+	s.rows = calloc(s.n ? s.n : 1, sizeof(*s.rows));
+	if (!s.rows)
+		return err_set(err, -ENOMEM, "progress shares: out of memory");
+	for (int i = 0; i < s.n; i++) {
+		eunomia_share_row_t *row = &s.rows[i];
+
+		r = json_object_array_get_idx(rows, i);
+		if ((rc = _get(r, "account", json_type_string, &v, err)))
+			goto fail;
+		snprintf(row->name, sizeof(row->name), "%s",
+			 json_object_get_string(v));
+		if ((rc = _get(r, "weight", json_type_double, &v, err)))
+			goto fail;
+		row->weight = json_object_get_double(v);
+		if ((rc = _get(r, "progress", json_type_double, &v, err)))
+			goto fail;
+		row->progress = json_object_get_double(v);
+		if ((rc = _get(r, "share", json_type_double, &v, err)))
+			goto fail;
+		row->share = json_object_get_double(v);
+		if ((rc = _get(r, "active", json_type_boolean, &v, err)))
+			goto fail;
+		row->active = json_object_get_boolean(v);
+	}
+	*out = s;
+	return 0;
+fail:
+	free(s.rows);
+	return rc;
+}
+
+const eunomia_share_row_t *eunomia_shares_find(const eunomia_shares_t *s,
+					       const char *name)
+{
+	for (int i = 0; s && name && i < s->n; i++)
+		if (!strcmp(s->rows[i].name, name))
+			return &s->rows[i];
+	return NULL;
+}
+
+void eunomia_shares_free(eunomia_shares_t *s)
+{
+	if (!s)
+		return;
+	free(s->rows);
+	s->rows = NULL;
+	s->n = 0;
+}
