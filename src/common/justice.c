@@ -49,6 +49,11 @@ static double _fraction(const justice_history_t *h)
 	return fmin(1.0, fmax(lo, f));
 }
 
+double justice_fraction(const justice_history_t *h)
+{
+	return h && justice_history_count(h) > 0 ? _fraction(h) : NAN;
+}
+
 /* Fill in what would be feasible for a fraction f before the stretch. */
 static void _what_would_do(justice_estimate_t *e, const justice_request_t *r,
 			   double f)

@@ -78,6 +78,14 @@ typedef struct justice_estimate {
 } justice_estimate_t;
 
 /*
+ * The fraction of its CPUs Justice now expects a job to need over its
+ * whole window (CALCULATE_ALLOC_FRACTION and CORRECT_ALLOC_FRACTION,
+ * validated to [MinCPUFrac, 1]), before the queue stretch; NAN with no
+ * history.
+ */
+double justice_fraction(const justice_history_t *h);
+
+/*
  * Estimate and judge one job against history h (may be NULL: nothing
  * learnt).  Returns 0, or -EINVAL (a window, size or capacity <= 0 or
  * non-finite, q < 0) with err and *out untouched.

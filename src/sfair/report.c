@@ -264,6 +264,24 @@ static json_object *_when(double t)
 	return t > 0 ? json_object_new_int64((int64_t)t) : NULL;
 }
 
+static json_object *_fraction(double f)
+{
+	return isfinite(f) ? json_object_new_double(f) : NULL;
+}
+
+static json_object *_justice_json(const sfair_justice_t *j)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "file", json_object_new_string(j->file));
+	json_object_object_add(o, "jobs_learnt", json_object_new_int64(j->jobs));
+	json_object_object_add(o, "fraction", _fraction(j->fraction));
+	json_object_object_add(o, "min_fraction", _fraction(j->min));
+	json_object_object_add(o, "max_fraction", _fraction(j->max));
+	json_object_object_add(o, "counts", justice_counts_to_json(&j->counts));
+	return o;
+}
+
 static void _json(FILE *out, const sfair_report_t *r)
 {
 	json_object *doc = json_object_new_object();
@@ -323,11 +341,54 @@ static void _json(FILE *out, const sfair_report_t *r)
 	json_object_object_add(doc, "meta", meta);
 	json_object_object_add(doc, "tres", tres);
 	json_object_object_add(doc, "accounts", accts);
+	json_object_object_add(doc, "justice",
+			       r->justice ? _justice_json(r->justice) : NULL);
 	fprintf(out, "%s\n",
 		json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 							    JSON_C_TO_STRING_SPACED |
 							    JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(doc);
+}
+
+void sfair_justice_print(FILE *out, const sfair_report_t *r,
+			 sfair_style_t style, bool noheader)
+{
+	static const char *head[] = { "Learnt",	 "Fraction", "MinFraction",
+				      "MaxFraction", "Admitted", "Sized",
+				      "Refused",	 "Dropped",  "Killed" };
+	const sfair_justice_t *j = r->justice;
+	const double f[] = { j->fraction, j->min, j->max };
+	const long n[] = { j->counts.admitted, j->counts.sized,
+			   j->counts.refused,  j->counts.dropped,
+			   j->counts.killed };
+	cells_t c = { out, style, 0 };
+	char text[64];
+	size_t i;
+
+	if (!noheader) {
+		for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+			_cell(&c, 12, head[i]);
+		if (style == SFAIR_PARSABLE)
+			fputc('|', out);
+		fputc('\n', out);
+	}
+	c.col = 0;
+	snprintf(text, sizeof(text), "%ld", j->jobs);
+	_cell(&c, 12, text);
+	for (i = 0; i < 3; i++) {
+		if (isfinite(f[i]))
+			snprintf(text, sizeof(text), "%.4f", f[i]);
+		else
+			snprintf(text, sizeof(text), "-");
+		_cell(&c, 12, text);
+	}
+	for (i = 0; i < 5; i++) {
+		snprintf(text, sizeof(text), "%ld", n[i]);
+		_cell(&c, 12, text);
+	}
+	if (style == SFAIR_PARSABLE)
+		fputc('|', out);
+	fputc('\n', out);
 }
 
 void sfair_report_print(FILE *out, const sfair_report_t *r,

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "common/justice_state.h"
 #include "common/tres.h"
 
 #define SFAIR_MAX_FIELDS 64
@@ -26,6 +27,16 @@ typedef struct sfair_row {
 	double pshare;	 /* progress share */
 } sfair_row_t;
 
+/* job_submit/justice's state: one history for the cluster, as in the
+ * paper, so its fraction and counts are not per account. */
+typedef struct sfair_justice {
+	const char *file;
+	long jobs;	 /* finished jobs learnt from */
+	double fraction; /* what a job is expected to need; NAN: nothing */
+	double min, max; /* MinCPUFrac, MaxCPUFrac; NAN: nothing */
+	justice_counts_t counts;
+} sfair_justice_t;
+
 typedef struct sfair_report {
 	const char *state;	/* the state file read */
 	const char *window;	/* "none", "tumbling:7d", ... */
@@ -36,6 +47,7 @@ typedef struct sfair_report {
 	const char *progress_file; /* select/eunomia's shares, or NULL */
 	double progress_at;	/* when they were computed */
 	double fair_progress;	/* the fair progress share */
+	const sfair_justice_t *justice; /* NULL: no job_submit/justice */
 	int ntres;
 	const char *tres[TRES_MAX]; /* slot names */
 	const sfair_row_t *rows;
@@ -85,5 +97,9 @@ int sfair_fields_default(const sfair_report_t *r, bool long_list,
 void sfair_report_print(FILE *out, const sfair_report_t *r,
 			const sfair_field_t *fields, int nfields,
 			sfair_style_t style, bool noheader);
+
+/* Justice's fraction and counts, one row (table or parsable). */
+void sfair_justice_print(FILE *out, const sfair_report_t *r,
+			 sfair_style_t style, bool noheader);
 
 #endif /* HORAE_SFAIR_REPORT_H */

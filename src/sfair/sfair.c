@@ -28,6 +28,9 @@
 #include "common/hmrf_conf.h"
 #include "common/hmrf_state.h"
 #include "common/eunomia_shares.h"
+#include "common/justice.h"
+#include "common/justice_history.h"
+#include "common/justice_state.h"
 #include "common/state.h"
 #include "check_config.h"
 #include "report.h"
@@ -38,7 +41,7 @@ typedef struct opts {
 	const char *accounts;
 	const char *format;	/* -o: field list */
 	sfair_style_t style;
-	bool noheader, long_list;
+	bool noheader, long_list, deadlines;
 	double at;
 } opts_t;
 
@@ -55,6 +58,8 @@ static void _usage(FILE *out)
 		"  -p, --parsable        '|'-separated output, '|' at the end\n"
 		"  -P, --parsable2       '|'-separated output\n"
 		"      --json            one JSON document (every field)\n"
+		"  -D, --deadlines       job_submit/justice's learnt fraction\n"
+		"                        and counts instead of the accounts\n"
 		"  -n, --noheader        no header line\n"
 		"  -S, --state=FILE      priority/hmrf's state file (default:\n"
 		"                        StateSaveLocation/horae_hmrf.state from\n"
@@ -173,41 +178,86 @@ static double _period(void)
 }
 
 /*
- * select/eunomia's published progress shares beside the state file
- * (horae_eunomia.shares in the same directory), into *out.  Returns the
- * path (to free) when there are some; NULL when there are none (no
- * select/eunomia) or they cannot be read, with a warning then.
+ * Load file name beside the state file (same directory) as kind, version.
+ * Returns its path (to free) with *doc, or NULL when it does not exist
+ * or cannot be read (a warning then, with what is left out).
  */
-static char *_load_shares(const char *state, eunomia_shares_t *out)
+static char *_load_beside(const char *state, const char *name,
+			  const char *kind, int version, const char *what,
+			  json_object **doc)
 {
 	const char *slash = strrchr(state, '/');
-	json_object *doc = NULL;
 	horae_err_t err, warn;
 	char *path;
 	int rc, len = slash ? (int)(slash - state + 1) : 0;
 
-	path = malloc(len + sizeof("horae_eunomia.shares"));
+	*doc = NULL;
+	path = malloc(len + strlen(name) + 1);
 	if (!path)
 		return NULL;
-	sprintf(path, "%.*shorae_eunomia.shares", len, state);
-	rc = state_load(path, EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
-			&doc, &warn, &err);
-	if (rc == -ENOENT)
-		goto none;
-	if (!rc && warn.text[0])
-		fprintf(stderr, "sfair: warning: %s\n", warn.text);
-	if (!rc && (rc = eunomia_shares_from_json(doc, out, &err)))
-		fprintf(stderr, "sfair: warning: %s: %s; progress shares not shown\n",
-			path, err.text);
-	else if (rc)
-		fprintf(stderr, "sfair: warning: %s; progress shares not shown\n",
-			err.text);
-	json_object_put(doc);
-	if (!rc)
+	sprintf(path, "%.*s%s", len, state, name);
+	rc = state_load(path, kind, version, doc, &warn, &err);
+	if (!rc) {
+		if (warn.text[0])
+			fprintf(stderr, "sfair: warning: %s\n", warn.text);
 		return path;
-none:
+	}
+	if (rc != -ENOENT)
+		fprintf(stderr, "sfair: warning: %s; %s not shown\n", err.text,
+			what);
 	free(path);
 	return NULL;
+}
+
+/* select/eunomia's published progress shares, into *out. */
+static char *_load_shares(const char *state, eunomia_shares_t *out)
+{
+	json_object *doc;
+	horae_err_t err;
+	char *path = _load_beside(state, "horae_eunomia.shares",
+				  EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
+				  "progress shares", &doc);
+
+	if (path && eunomia_shares_from_json(doc, out, &err)) {
+		fprintf(stderr, "sfair: warning: %s: %s; progress shares not shown\n",
+			path, err.text);
+		free(path);
+		path = NULL;
+	}
+	json_object_put(doc);
+	return path;
+}
+
+/* job_submit/justice's history and counts, into *out. */
+static char *_load_justice(const char *state, sfair_justice_t *out)
+{
+	json_object *doc, *h = NULL, *c = NULL;
+	justice_history_t *hist = NULL;
+	horae_err_t err = { 0 };
+	char *path = _load_beside(state, "horae_justice.state",
+				  JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION,
+				  "Justice's state", &doc);
+
+	if (!path)
+		return NULL;
+	if (!json_object_object_get_ex(doc, "history", &h) ||
+	    !json_object_object_get_ex(doc, "counts", &c) ||
+	    !(hist = justice_history_from_json(h, &err)) ||
+	    justice_counts_from_json(c, &out->counts, &err)) {
+		fprintf(stderr, "sfair: warning: %s: %s; Justice's state not shown\n",
+			path, err.text[0] ? err.text : "no history or counts");
+		free(path);
+		path = NULL;
+	} else {
+		out->jobs = justice_history_count(hist);
+		out->fraction = justice_fraction(hist);
+		out->min = out->jobs ? justice_history_min(hist) : NAN;
+		out->max = out->jobs ? justice_history_max(hist) : NAN;
+		out->file = path;
+	}
+	justice_history_destroy(&hist);
+	json_object_put(doc);
+	return path;
 }
 
 static int _parse_args(int argc, char **argv, opts_t *o)
@@ -219,6 +269,7 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 		{ "parsable", no_argument, NULL, 'p' },
 		{ "parsable2", no_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "deadlines", no_argument, NULL, 'D' },
 		{ "noheader", no_argument, NULL, 'n' },
 		{ "state", required_argument, NULL, 'S' },
 		{ "at", required_argument, NULL, 'T' },
@@ -230,9 +281,10 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 	char *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "A:lo:pPnS:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "A:Dlo:pPnS:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A': o->accounts = optarg; break;
+		case 'D': o->deadlines = true; break;
 		case 'l': o->long_list = true; break;
 		case 'o': o->format = optarg; break;
 		case 'p': o->style = SFAIR_PARSABLE; break;
@@ -275,7 +327,8 @@ int main(int argc, char **argv)
 	sfair_report_t rep = { 0 };
 	sfair_row_t *rows = NULL;
 	eunomia_shares_t shares = { 0 };
-	char *shares_path = NULL;
+	sfair_justice_t justice = { 0 };
+	char *shares_path = NULL, *justice_path = NULL;
 	char window[64] = "none", msg[256];
 	int rc = 2, nfields;
 	bool o_at_given;
@@ -330,6 +383,8 @@ int main(int argc, char **argv)
 		rep.progress_at = shares.at;
 		rep.fair_progress = shares.fair;
 	}
+	if ((justice_path = _load_justice(path, &justice)))
+		rep.justice = &justice;
 	nfields = o.format ?
 			  sfair_fields_parse(o.format, &rep, fields, msg,
 					     sizeof(msg)) :
@@ -357,11 +412,22 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	rep.rows = rows;
-	sfair_report_print(stdout, &rep, fields, nfields, o.style, o.noheader);
+	if (o.deadlines && !rep.justice && o.style != SFAIR_JSON) {
+		fprintf(stderr, "sfair: no Justice state beside %s: is job_submit/justice enabled?\n",
+			path);
+		rc = 2;
+		goto cleanup;
+	}
+	if (o.deadlines && o.style != SFAIR_JSON)
+		sfair_justice_print(stdout, &rep, o.style, o.noheader);
+	else
+		sfair_report_print(stdout, &rep, fields, nfields, o.style,
+				   o.noheader);
 	rc = 0;
 cleanup:
 	free(rows);
 	free(shares_path);
+	free(justice_path);
 	eunomia_shares_free(&shares);
 	json_object_put(doc);
 	hmrf_state_destroy(&st);

@@ -6,7 +6,9 @@
 # the window, and --json, whose documented fields jq checks too; the same
 # with select/eunomia's published progress shares beside it
 # (data/eunomia/horae_eunomia.shares: ProgressShare and FairProgressShare
-# join the default columns).  Bad options and files exit 2 (or warn, for
+# join the default columns) and job_submit/justice's state
+# (data/eunomia/horae_justice.state, the history of justice_test's steps:
+# fraction 0.4, -D).  Bad options and files exit 2 (or warn, for
 # the optional shares) and name what is wrong.
 #
 # To regenerate a golden file after a deliberate change of format:
@@ -54,6 +56,9 @@ STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden eunomia-table
 STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden eunomia-long -l -P
 STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden eunomia-format \
 	-o Account,Progress,ProgressShare,FairProgressShare -A a4
+# Justice's learnt fraction and counts.
+STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden justice -D
+STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden justice-parsable -D -p
 
 # --json: the document with the version and the files' paths taken out
 # (they change with the release and the checkout) against its golden file.
@@ -62,7 +67,7 @@ json_golden()
 	local name=$1 state=$2 rc
 	"$SFAIR" -S "$state" --at=$AT --json >"$tmp/$name" 2>&1
 	rc=$?
-	jq 'del(.meta.version, .meta.state_file, .meta.progress_file)' \
+	jq 'del(.meta.version, .meta.state_file, .meta.progress_file, .justice.file?)' \
 		"$tmp/$name" >"$tmp/$name.cmp" 2>&1
 	[ -n "${T0301_UPDATE:-}" ] && cp "$tmp/$name.cmp" "$GOLDEN/$name.out"
 	tap_ok "sfair --json is JSON and matches golden/$name.out" \
@@ -77,6 +82,15 @@ jq -e --arg d "$HERE/cli/data/eunomia/" '.meta.progress_file == $d + "horae_euno
 		and (.share | type == "number") and (.fair_share | type == "number"))' \
 	"$tmp/eunomia-json" >/dev/null 2>&1
 tap_ok "sfair --json with progress shares: progress_file, progress_at and each account's progress object" $?
+jq -e --arg d "$HERE/cli/data/eunomia/" '.justice | .file == $d + "horae_justice.state"
+	and .jobs_learnt == 3 and (.fraction - 0.4 | fabs) < 1e-9
+	and .min_fraction == 0.2 and .max_fraction == 0.9
+	and (.counts | keys_unsorted == ["admitted", "sized", "refused", "dropped", "killed", "learnt"])' \
+	"$tmp/eunomia-json" >/dev/null 2>&1
+tap_ok "sfair --json with Justice's state: file, jobs_learnt, fraction 0.4, min and max, counts" $?
+out=$("$SFAIR" -S "$STATE" --at=$AT -D 2>&1)
+tap_ok "sfair -D without Justice's state: exit 2 and why ($out)" \
+	$([ $? = 2 ] && [ "$out" = "sfair: no Justice state beside $STATE: is job_submit/justice enabled?" ]; echo $?)
 # The fields sfair(1) documents, with their types.
 jq -e --arg s "$STATE" '
 	(.meta | .command == "sfair" and (.version | type == "string")
@@ -93,7 +107,8 @@ jq -e --arg s "$STATE" '
 		and (.non_sharing | keys_unsorted == $t)
 		and (.beta | type == "number" or . == null)
 		and (.last_start | type == "number" or . == null)
-		and (.progress == null)))' \
+		and (.progress == null)))
+	and (.justice == null)' \
 	"$tmp/json" >/dev/null 2>&1
 tap_ok "sfair --json has every documented field with its type" $?
 n=$(jq '.accounts | length' "$tmp/json")

@@ -133,6 +133,10 @@ tap_ok "justice loaded its history ($learnt)" $? "$(grep justice "$log" | tail -
 out=$(sbatch -n2 --begin=now+19 -t UNLIMITED --deadline=now+20 -o /dev/null --wrap true 2>&1)
 tap_ok "and refuses an infeasible job at once, without a new bootstrap" \
 	$(echo "$out" | grep -q "cannot be met"; echo $?) "$out"
+sleep 2 # one period: the refusal is counted and saved
+out=$("$HORAE_BINDIR/sfair" -D -P -n 2>&1)
+tap_ok "sfair -D shows what Justice learnt and counted ($out)" \
+	$(echo "$out" | awk -F'|' -v l="${learnt#*:}" 'NF == 9 && $1 >= l && $1 > 0 && $2 > 0 && $2 <= 1 && $7 > 0 { ok = 1 } END { exit !ok }'; echo $?)
 
 # A bad justice.conf stops slurmctld with file and line.
 hc_stop

@@ -68,6 +68,8 @@ START_TEST(test_steps)
 	justice_estimate_t e;
 	horae_err_t err;
 
+	ck_assert(isnan(justice_fraction(NULL)));
+
 	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), 0);
 	ck_assert_int_eq(e.verdict, JUSTICE_FEASIBLE);
 	ck_assert_double_eq_tol(e.fraction, 0.2, 1e-12);
@@ -75,6 +77,8 @@ START_TEST(test_steps)
 	ck_assert_double_eq_tol(e.priority, 2.0 / 100, 1e-12);
 	justice_history_destroy(&h);
 	h = _history(3);
+	/* What sfair shows: the fraction before the queue stretch. */
+	ck_assert_double_eq_tol(justice_fraction(h), 0.4, 1e-12);
 	justice_estimate(h, &p, &r, &e, &err);
 	ck_assert_double_eq_tol(e.fraction, 0.4, 1e-12);
 	ck_assert_double_eq(e.req_cpus, 4);

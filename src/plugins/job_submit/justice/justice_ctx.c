@@ -19,17 +19,6 @@
 
 extern const char plugin_type[];
 
-static bool _get_long(json_object *o, const char *key, long *out)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_int))
-		return false;
-	*out = (long)json_object_get_int64(v);
-	return true;
-}
-
 /* Fill ctx from a saved document; false with err on a bad one. */
 static bool _from_json(justice_ctx_t *ctx, json_object *doc, horae_err_t *err)
 {
@@ -47,15 +36,8 @@ static bool _from_json(justice_ctx_t *ctx, json_object *doc, horae_err_t *err)
 	}
 	if (!(ctx->hist = justice_history_from_json(h, err)))
 		return false;
-	if (!_get_long(c, "admitted", &ctx->counts.admitted) ||
-	    !_get_long(c, "sized", &ctx->counts.sized) ||
-	    !_get_long(c, "refused", &ctx->counts.refused) ||
-	    !_get_long(c, "dropped", &ctx->counts.dropped) ||
-	    !_get_long(c, "killed", &ctx->counts.killed) ||
-	    !_get_long(c, "learnt", &ctx->counts.learnt)) {
-		err_set(err, -EINVAL, "counts: a count is missing");
+	if (justice_counts_from_json(c, &ctx->counts, err))
 		return false;
-	}
 	ctx->seen_time = json_object_get_double(t);
 	ctx->nseen = (int)json_object_array_length(seen);
 	for (int i = 0; i < ctx->nseen; i++)
@@ -139,7 +121,7 @@ void justice_ctx_destroy(justice_ctx_t **ctx)
 json_object *justice_ctx_snapshot(const justice_ctx_t *ctx)
 {
 	json_object *doc = json_object_new_object();
-	json_object *c = json_object_new_object();
+	json_object *c = justice_counts_to_json(&ctx->counts);
 	json_object *seen = json_object_new_array();
 	json_object *h = justice_history_to_json(ctx->hist);
 
@@ -150,18 +132,6 @@ json_object *justice_ctx_snapshot(const justice_ctx_t *ctx)
 		json_object_put(h);
 		return NULL;
 	}
-	json_object_object_add(c, "admitted",
-			       json_object_new_int64(ctx->counts.admitted));
-	json_object_object_add(c, "sized",
-			       json_object_new_int64(ctx->counts.sized));
-	json_object_object_add(c, "refused",
-			       json_object_new_int64(ctx->counts.refused));
-	json_object_object_add(c, "dropped",
-			       json_object_new_int64(ctx->counts.dropped));
-	json_object_object_add(c, "killed",
-			       json_object_new_int64(ctx->counts.killed));
-	json_object_object_add(c, "learnt",
-			       json_object_new_int64(ctx->counts.learnt));
 	for (int i = 0; i < ctx->nseen; i++)
 		json_object_array_add(seen, json_object_new_int64(ctx->seen[i]));
 	json_object_object_add(doc, "history", h);

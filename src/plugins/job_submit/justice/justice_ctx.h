@@ -15,14 +15,9 @@
 
 #include "common/justice_conf.h"
 #include "common/justice_history.h"
+#include "common/justice_state.h"
 
-#define JUSTICE_STATE_KIND "horae-justice"
-#define JUSTICE_STATE_VERSION 1
 #define JUSTICE_SEEN_MAX 256
-
-typedef struct justice_counts {
-	long admitted, sized, refused, dropped, killed, learnt;
-} justice_counts_t;
 
 typedef struct justice_ctx {
 	justice_conf_t conf;
