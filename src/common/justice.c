@@ -75,12 +75,15 @@ int justice_estimate(const justice_history_t *h, const justice_params_t *p,
 	if (!(r->deadline > 0) || !isfinite(r->deadline) ||
 	    !(r->requested > 0) || !isfinite(r->requested) ||
 	    !(p->capacity > 0) || !isfinite(p->capacity) ||
-	    !(r->queued >= 0) || !isfinite(r->queued))
+	    !(r->queued >= 0) || !isfinite(r->queued) ||
+	    !(r->run_cap >= 0) || !isfinite(r->run_cap))
 		return err_set(err, -EINVAL,
-			       "justice: a job needs a deadline window and size > 0, a queue time >= 0 and a cluster of > 0 CPUs");
+			       "justice: a job needs a deadline window and size > 0, a queue time and run cap >= 0 and a cluster of > 0 CPUs");
 	e.max_cpus = fmin(r->requested, p->capacity);
 	e.req_cpus = e.max_cpus;
 	e.ttd = r->deadline - r->queued;
+	if (r->run_cap > 0 && r->run_cap < e.ttd)
+		e.ttd = r->run_cap;
 	e.fraction = 1;
 	switch (p->policy) {
 	case JUSTICE_POLICY_BASELINE_FS:

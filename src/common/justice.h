@@ -56,6 +56,10 @@ typedef struct justice_request {
 	double deadline;  /* window D, s: deadline - submission */
 	double queued;	  /* q, s: time since submission (or to its start) */
 	double need;	  /* oracle only: CPUs x s it will run at any size */
+	/* The most the job may run from q if it starts then, when the
+	 * scheduler cuts it short of its deadline (Slurm: the whole minutes
+	 * left); 0: until the deadline. */
+	double run_cap;
 } justice_request_t;
 
 typedef enum justice_verdict {

@@ -88,6 +88,19 @@ START_TEST(test_steps)
 	ck_assert_double_eq_tol(e.fraction, 0.8, 1e-12);
 	ck_assert_double_eq(e.req_cpus, 8);
 	ck_assert_double_eq_tol(e.ttd, 50, 1e-12);
+	/* A scheduler that ends the job 40 s early (Slurm: whole minutes)
+	 * leaves it 60 s of its 100: 0.4 x 100 / 60 of 10 CPUs, 7. */
+	r.queued = 0;
+	r.run_cap = 60;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq_tol(e.ttd, 60, 1e-12);
+	ck_assert_double_eq(e.req_cpus, 7);
+	r.run_cap = 200; /* beyond the deadline: no effect */
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq(e.req_cpus, 4);
+	r.run_cap = -1;
+	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), -EINVAL);
+	r.run_cap = 0;
 	/* Never fewer than 1 CPU; capped by the cluster. */
 	r.queued = 0;
 	r.requested = 1;
@@ -142,7 +155,7 @@ START_TEST(test_infeasible)
 	ck_assert_int_eq(e.verdict, JUSTICE_INFEASIBLE);
 	r.queued = -1;
 	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), -EINVAL);
-	ck_assert(strstr(err.text, "queue time >= 0"));
+	ck_assert(strstr(err.text, "queue time and run cap >= 0"));
 	justice_history_destroy(&h);
 }
 END_TEST

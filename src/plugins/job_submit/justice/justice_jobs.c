@@ -192,6 +192,19 @@ static void _note(job_desc_msg_t *d, double max_cpus, const char *what)
 	}
 }
 
+/*
+ * How long a deadline job starting at start may run: slurmctld sets its
+ * limit to the whole minutes left before the deadline (job_scheduler.c,
+ * deadline_time_limit), so a job sized for the seconds past the last
+ * whole minute would be ended short.  At least 1 s (0 means no cap).
+ */
+static double _run_cap(time_t deadline, time_t start)
+{
+	double left = difftime(deadline, start);
+
+	return left >= 60 ? floor(left / 60) * 60 : fmax(left, 1);
+}
+
 static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 		  time_t since, const char *who, char **err_msg)
 {
@@ -200,7 +213,8 @@ static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 	time_t start = d->begin_time > now ? d->begin_time : now;
 	justice_request_t r = { .requested = s.requested,
 				.deadline = (double)(d->deadline - since),
-				.queued = (double)(start - since) };
+				.queued = (double)(start - since),
+				.run_cap = _run_cap(d->deadline, start) };
 	justice_estimate_t e;
 	horae_err_t err;
 	char when[32], ok[32], what[128];
@@ -473,6 +487,8 @@ void justice_period(justice_ctx_t *ctx, time_t now)
 		r.deadline = difftime(job_ptr->deadline, since);
 		r.queued = difftime(d->begin_time > now ? d->begin_time : now,
 				    since);
+		r.run_cap = _run_cap(job_ptr->deadline,
+				     d->begin_time > now ? d->begin_time : now);
 		r.need = 0;
 		if (r.deadline <= 0 ||
 		    justice_estimate(ctx->hist, &p, &r, &e, NULL))
