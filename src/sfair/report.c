@@ -28,6 +28,11 @@ static const struct {
 	{ "Progress", SFAIR_F_PROGRESS, 14 },
 	{ "ProgressShare", SFAIR_F_PROGRESSSHARE, 14 },
 	{ "FairProgressShare", SFAIR_F_FAIRPROGRESS, 18 },
+	{ "Contribution", SFAIR_F_CONTRIBUTION, 12 },
+	{ "FairShare", SFAIR_F_FAIRSHARE, 16 },
+	{ "DominantShare", SFAIR_F_DOMINANT, 13 },
+	{ "AggregateShare", SFAIR_F_AGGREGATE, 14 },
+	{ "SharingLoss", SFAIR_F_LOSS, 11 },
 };
 #define NKNOWN (sizeof(known) / sizeof(known[0]))
 
@@ -63,7 +68,7 @@ int sfair_fields_parse(const char *list, const sfair_report_t *r,
 				break;
 		if (k == NKNOWN) {
 			snprintf(err, len,
-				 "--format: unknown field '%s' (Account, Used[:TRES], NonSharing[:TRES], Beta, LastStart, WindowStart, WindowEnd, Progress, ProgressShare, FairProgressShare)",
+				 "--format: unknown field '%s' (Account, Contribution, Used[:TRES], NonSharing[:TRES], FairShare[:TRES], Beta, SharingLoss, DominantShare, AggregateShare, LastStart, WindowStart, WindowEnd, Progress, ProgressShare, FairProgressShare)",
 				 item);
 			return -1;
 		}
@@ -76,7 +81,8 @@ int sfair_fields_parse(const char *list, const sfair_report_t *r,
 		fields[n].tres = -1;
 		if (colon) {
 			if (known[k].kind != SFAIR_F_USED &&
-			    known[k].kind != SFAIR_F_NONSHARING) {
+			    known[k].kind != SFAIR_F_NONSHARING &&
+			    known[k].kind != SFAIR_F_FAIRSHARE) {
 				snprintf(err, len,
 					 "--format: field '%s' takes no ':TRES'",
 					 item);
@@ -101,9 +107,19 @@ int sfair_fields_default(const sfair_report_t *r, bool long_list,
 	int n = 0;
 
 	fields[n++] = (sfair_field_t){ SFAIR_F_ACCOUNT, -1 };
+	if (r->hmrf_file)
+		fields[n++] = (sfair_field_t){ SFAIR_F_CONTRIBUTION, -1 };
 	fields[n++] = (sfair_field_t){ SFAIR_F_USED, -1 };
 	fields[n++] = (sfair_field_t){ SFAIR_F_NONSHARING, -1 };
+	if (r->hmrf_file && long_list)
+		fields[n++] = (sfair_field_t){ SFAIR_F_FAIRSHARE, -1 };
 	fields[n++] = (sfair_field_t){ SFAIR_F_BETA, -1 };
+	if (long_list)
+		fields[n++] = (sfair_field_t){ SFAIR_F_LOSS, -1 };
+	if (r->hmrf_file) {
+		fields[n++] = (sfair_field_t){ SFAIR_F_DOMINANT, -1 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_AGGREGATE, -1 };
+	}
 	if (r->progress_file) {
 		if (long_list)
 			fields[n++] = (sfair_field_t){ SFAIR_F_PROGRESS, -1 };
@@ -177,8 +193,15 @@ static void _cells(cells_t *c, const sfair_report_t *r,
 	switch (f->kind) {
 	case SFAIR_F_USED:
 	case SFAIR_F_NONSHARING:
+	case SFAIR_F_FAIRSHARE:
 		for (int i = lo; i < hi; i++) {
-			if (row)
+			if (row && f->kind == SFAIR_F_FAIRSHARE &&
+			    !row->has_hmrf)
+				snprintf(text, sizeof(text), "-");
+			else if (row && f->kind == SFAIR_F_FAIRSHARE)
+				snprintf(text, sizeof(text), "%.0f",
+					 row->fair.v[i]);
+			else if (row)
 				snprintf(text, sizeof(text), "%.0f",
 					 f->kind == SFAIR_F_USED ?
 						 row->used.v[i] :
@@ -211,6 +234,31 @@ static void _cells(cells_t *c, const sfair_report_t *r,
 	case SFAIR_F_WINDOWEND:
 		if (row)
 			_time(r->at, text, sizeof(text));
+		break;
+	case SFAIR_F_CONTRIBUTION:
+		if (row && row->has_hmrf)
+			snprintf(text, sizeof(text), "%.4f", row->contribution);
+		else if (row)
+			snprintf(text, sizeof(text), "-");
+		break;
+	case SFAIR_F_DOMINANT:
+	case SFAIR_F_AGGREGATE: {
+		double v = row && f->kind == SFAIR_F_DOMINANT ? row->dominant :
+			   row				      ? row->aggregate :
+								0;
+
+		/* Small in a long window: six places. */
+		if (row && row->has_hmrf && v >= 0)
+			snprintf(text, sizeof(text), "%.6f", v);
+		else if (row)
+			snprintf(text, sizeof(text), "-");
+		break;
+	}
+	case SFAIR_F_LOSS:
+		if (row)
+			snprintf(text, sizeof(text), "%s",
+				 !isinf(row->beta) && row->beta < 1 ? "yes" :
+								      "no");
 		break;
 	case SFAIR_F_PROGRESS:
 		if (row && row->has_progress)
@@ -301,6 +349,12 @@ static void _json(FILE *out, const sfair_report_t *r)
 			       json_object_new_string(r->window));
 	json_object_object_add(meta, "window_start", _when(r->window_start));
 	json_object_object_add(meta, "window_end", _when(r->at));
+	json_object_object_add(meta, "shares_file",
+			       r->hmrf_file ?
+				       json_object_new_string(r->hmrf_file) :
+				       NULL);
+	json_object_object_add(meta, "shares_at",
+			       r->hmrf_file ? _when(r->hmrf_at) : NULL);
 	json_object_object_add(meta, "progress_file",
 			       r->progress_file ?
 				       json_object_new_string(r->progress_file) :
@@ -322,6 +376,31 @@ static void _json(FILE *out, const sfair_report_t *r)
 					       NULL :
 					       json_object_new_double(row->beta));
 		json_object_object_add(o, "last_start", _when(row->last_start));
+		json_object_object_add(o, "sharing_loss",
+				       json_object_new_boolean(!isinf(row->beta) &&
+							       row->beta < 1));
+		if (row->has_hmrf) {
+			json_object *h = json_object_new_object();
+
+			json_object_object_add(
+				h, "contribution",
+				json_object_new_double(row->contribution));
+			json_object_object_add(h, "fair_share",
+					       _vec(r, &row->fair));
+			json_object_object_add(
+				h, "dominant_share",
+				row->dominant >= 0 ?
+					json_object_new_double(row->dominant) :
+					NULL);
+			json_object_object_add(
+				h, "aggregate_share",
+				row->aggregate >= 0 ?
+					json_object_new_double(row->aggregate) :
+					NULL);
+			json_object_object_add(o, "shares", h);
+		} else {
+			json_object_object_add(o, "shares", NULL);
+		}
 		if (row->has_progress) {
 			json_object *p = json_object_new_object();
 

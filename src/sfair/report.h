@@ -21,6 +21,12 @@ typedef struct sfair_row {
 	tres_vec_t ns;	 /* non-sharing allocation, TRES x s */
 	double beta;	 /* sharing degree; INFINITY when it has none */
 	double last_start; /* last job start, s since the epoch; 0: none */
+	/* From priority/hmrf's published view, when it has the account */
+	bool has_hmrf;
+	double contribution; /* weight over the counted accounts' weights */
+	tres_vec_t fair;     /* fair share of each TRES */
+	double dominant;     /* dominant share of the window; <0: none */
+	double aggregate;    /* aggregate share of the window; <0: none */
 	/* From select/eunomia's published shares, when it has the account */
 	bool has_progress;
 	double progress; /* CPU x speed x s in its window */
@@ -44,6 +50,8 @@ typedef struct sfair_report {
 	double window_start;	/* the window's start at 'at' */
 	double saved;		/* when the plugin last wrote the file */
 	bool stale;		/* not written for three periods */
+	const char *hmrf_file;	/* priority/hmrf's view, or NULL */
+	double hmrf_at;		/* when it was computed */
 	const char *progress_file; /* select/eunomia's shares, or NULL */
 	double progress_at;	/* when they were computed */
 	double fair_progress;	/* the fair progress share */
@@ -72,6 +80,11 @@ typedef enum sfair_kind {
 	SFAIR_F_PROGRESS,
 	SFAIR_F_PROGRESSSHARE,
 	SFAIR_F_FAIRPROGRESS,
+	SFAIR_F_CONTRIBUTION,
+	SFAIR_F_FAIRSHARE, /* one column per TRES, or one with tres >= 0 */
+	SFAIR_F_DOMINANT,
+	SFAIR_F_AGGREGATE,
+	SFAIR_F_LOSS,
 } sfair_kind_t;
 
 typedef struct sfair_field {
@@ -87,9 +100,10 @@ typedef struct sfair_field {
 int sfair_fields_parse(const char *list, const sfair_report_t *r,
 		       sfair_field_t *fields, char *err, size_t len);
 
-/* The default fields, with ProgressShare and FairProgressShare when r has
- * progress shares; long adds LastStart, WindowStart and WindowEnd (and
- * Progress). */
+/* The default fields: Account, Contribution, Used, NonSharing, Beta,
+ * DominantShare and AggregateShare, with ProgressShare and
+ * FairProgressShare when r has progress shares; long adds FairShare,
+ * SharingLoss, Progress, LastStart, WindowStart and WindowEnd. */
 int sfair_fields_default(const sfair_report_t *r, bool long_list,
 			 sfair_field_t *fields);
 

@@ -28,6 +28,7 @@
 #include "common/hmrf_conf.h"
 #include "common/hmrf_state.h"
 #include "common/eunomia_shares.h"
+#include "common/hmrf_shares.h"
 #include "common/justice.h"
 #include "common/justice_history.h"
 #include "common/justice_state.h"
@@ -126,7 +127,8 @@ static bool _wanted(const char *list, const char *name)
 }
 
 /* The accounts wanted, as report rows, with the window brought to at. */
-static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st,
+static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int tres_count,
+			  const hmrf_shares_t *view,
 			  const eunomia_shares_t *shares, int *n)
 {
 	int count = names_count(st->names);
@@ -138,6 +140,7 @@ static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st,
 	for (int a = 0; a < count; a++) {
 		sfair_row_t *r = &rows[*n];
 		const eunomia_share_row_t *pr;
+		const hmrf_share_row_t *hr;
 
 		r->account = names_get(st->names, a);
 		if (!_wanted(o->accounts, r->account))
@@ -146,6 +149,14 @@ static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st,
 		ledger_usage(st->ns, a, &r->ns);
 		r->beta = hmrf_beta(&r->used, &r->ns);
 		r->last_start = st->last_start ? st->last_start[a] : 0;
+		if ((hr = hmrf_shares_find(view, r->account)) &&
+		    view->ntres == tres_count) {
+			r->has_hmrf = true;
+			r->contribution = hr->contribution;
+			r->fair = hr->fair;
+			r->dominant = view->span > 0 ? hr->dominant : -1;
+			r->aggregate = view->span > 0 ? hr->aggregate : -1;
+		}
 		if ((pr = eunomia_shares_find(shares, r->account))) {
 			r->has_progress = true;
 			r->progress = pr->progress;
@@ -220,6 +231,25 @@ static char *_load_shares(const char *state, eunomia_shares_t *out)
 
 	if (path && eunomia_shares_from_json(doc, out, &err)) {
 		fprintf(stderr, "sfair: warning: %s: %s; progress shares not shown\n",
+			path, err.text);
+		free(path);
+		path = NULL;
+	}
+	json_object_put(doc);
+	return path;
+}
+
+/* priority/hmrf's published view, into *out. */
+static char *_load_hmrf_shares(const char *state, hmrf_shares_t *out)
+{
+	json_object *doc;
+	horae_err_t err;
+	char *path = _load_beside(state, "horae_hmrf.shares",
+				  HMRF_SHARES_KIND, HMRF_SHARES_VERSION,
+				  "contributions and shares", &doc);
+
+	if (path && hmrf_shares_from_json(doc, out, &err)) {
+		fprintf(stderr, "sfair: warning: %s: %s; contributions and shares not shown\n",
 			path, err.text);
 		free(path);
 		path = NULL;
@@ -327,8 +357,9 @@ int main(int argc, char **argv)
 	sfair_report_t rep = { 0 };
 	sfair_row_t *rows = NULL;
 	eunomia_shares_t shares = { 0 };
+	hmrf_shares_t view = { 0 };
 	sfair_justice_t justice = { 0 };
-	char *shares_path = NULL, *justice_path = NULL;
+	char *shares_path = NULL, *justice_path = NULL, *view_path = NULL;
 	char window[64] = "none", msg[256];
 	int rc = 2, nfields;
 	bool o_at_given;
@@ -378,6 +409,10 @@ int main(int argc, char **argv)
 	rep.ntres = tres_layout_count(layout);
 	for (int i = 0; i < rep.ntres; i++)
 		rep.tres[i] = tres_layout_name(layout, i);
+	if ((view_path = _load_hmrf_shares(path, &view))) {
+		rep.hmrf_file = view_path;
+		rep.hmrf_at = view.at;
+	}
 	if ((shares_path = _load_shares(path, &shares))) {
 		rep.progress_file = shares_path;
 		rep.progress_at = shares.at;
@@ -405,7 +440,7 @@ int main(int argc, char **argv)
 				path, o.at - rep.saved, period);
 		}
 	}
-	rows = _rows(&o, st, &shares, &rep.nrows);
+	rows = _rows(&o, st, rep.ntres, &view, &shares, &rep.nrows);
 	if (!rows) {
 		fprintf(stderr, "sfair: out of memory\n");
 		rc = 2;
@@ -428,6 +463,8 @@ cleanup:
 	free(rows);
 	free(shares_path);
 	free(justice_path);
+	free(view_path);
+	hmrf_shares_free(&view);
 	eunomia_shares_free(&shares);
 	json_object_put(doc);
 	hmrf_state_destroy(&st);

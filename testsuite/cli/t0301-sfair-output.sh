@@ -4,7 +4,10 @@
 # saved by priority/hmrf on a real cluster and given that window), at a
 # fixed time and in UTC: the table, -l, -p, -P, -n, -o, -A, a time past
 # the window, and --json, whose documented fields jq checks too; the same
-# with select/eunomia's published progress shares beside it
+# with priority/hmrf's published view (data/eunomia/horae_hmrf.shares:
+# Contribution, DominantShare and AggregateShare join the default
+# columns, FairShare and SharingLoss -l's) and select/eunomia's published
+# progress shares beside it
 # (data/eunomia/horae_eunomia.shares: ProgressShare and FairProgressShare
 # join the default columns) and job_submit/justice's state
 # (data/eunomia/horae_justice.state, the history of justice_test's steps:
@@ -56,6 +59,8 @@ STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden eunomia-table
 STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden eunomia-long -l -P
 STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden eunomia-format \
 	-o Account,Progress,ProgressShare,FairProgressShare -A a4
+STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden hmrf-format \
+	-o Account,Contribution,FairShare:cpu,Used:cpu,DominantShare,AggregateShare,SharingLoss
 # Justice's learnt fraction and counts.
 STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden justice -D
 STATE=$HERE/cli/data/eunomia/horae_hmrf.state golden justice-parsable -D -p
@@ -67,7 +72,7 @@ json_golden()
 	local name=$1 state=$2 rc
 	"$SFAIR" -S "$state" --at=$AT --json >"$tmp/$name" 2>&1
 	rc=$?
-	jq 'del(.meta.version, .meta.state_file, .meta.progress_file, .justice.file?)' \
+	jq 'del(.meta.version, .meta.state_file, .meta.shares_file, .meta.progress_file, .justice.file?)' \
 		"$tmp/$name" >"$tmp/$name.cmp" 2>&1
 	[ -n "${T0301_UPDATE:-}" ] && cp "$tmp/$name.cmp" "$GOLDEN/$name.out"
 	tap_ok "sfair --json is JSON and matches golden/$name.out" \
@@ -88,6 +93,15 @@ jq -e --arg d "$HERE/cli/data/eunomia/" '.justice | .file == $d + "horae_justice
 	and (.counts | keys_unsorted == ["admitted", "sized", "refused", "dropped", "killed", "learnt"])' \
 	"$tmp/eunomia-json" >/dev/null 2>&1
 tap_ok "sfair --json with Justice's state: file, jobs_learnt, fraction 0.4, min and max, counts" $?
+jq -e --arg d "$HERE/cli/data/eunomia/" '.meta.shares_file == $d + "horae_hmrf.shares"
+	and (.meta.shares_at | type == "number")
+	and (.tres as $t | all(.accounts[]; .shares | (.contribution | type == "number")
+		and (.fair_share | keys_unsorted == $t)
+		and (.dominant_share | type == "number")
+		and (.aggregate_share | type == "number")))
+	and ([.accounts[].shares.contribution] == [0.5, 0.25, 0.25, 0])' \
+	"$tmp/eunomia-json" >/dev/null 2>&1
+tap_ok "sfair --json with priority/hmrf's view: shares_file, shares_at, contributions 0.5/0.25/0.25/0 and each account's shares" $?
 out=$("$SFAIR" -S "$STATE" --at=$AT -D 2>&1)
 tap_ok "sfair -D without Justice's state: exit 2 and why ($out)" \
 	$([ $? = 2 ] && [ "$out" = "sfair: no Justice state beside $STATE: is job_submit/justice enabled?" ]; echo $?)
@@ -99,6 +113,7 @@ jq -e --arg s "$STATE" '
 		and (.window | type == "string")
 		and (.window_start | type == "number" or . == null)
 		and (.window_end | type == "number")
+		and (.shares_file == null) and (.shares_at == null)
 		and (.progress_file == null) and (.progress_at == null))
 	and (.tres | type == "array" and length > 0)
 	and (.tres as $t | .accounts | length > 0 and all(
@@ -107,7 +122,8 @@ jq -e --arg s "$STATE" '
 		and (.non_sharing | keys_unsorted == $t)
 		and (.beta | type == "number" or . == null)
 		and (.last_start | type == "number" or . == null)
-		and (.progress == null)))
+		and (.sharing_loss | type == "boolean")
+		and (.shares == null) and (.progress == null)))
 	and (.justice == null)' \
 	"$tmp/json" >/dev/null 2>&1
 tap_ok "sfair --json has every documented field with its type" $?
@@ -137,7 +153,7 @@ bad()
 		"got ($rc): $err / $out"
 }
 bad "an unknown field" \
-	"sfair: --format: unknown field 'Colour' (Account, Used[:TRES], NonSharing[:TRES], Beta, LastStart, WindowStart, WindowEnd, Progress, ProgressShare, FairProgressShare)" \
+	"sfair: --format: unknown field 'Colour' (Account, Contribution, Used[:TRES], NonSharing[:TRES], FairShare[:TRES], Beta, SharingLoss, DominantShare, AggregateShare, LastStart, WindowStart, WindowEnd, Progress, ProgressShare, FairProgressShare)" \
 	-o Account,Colour
 bad "a TRES the state does not have" \
 	"sfair: --format: Used:gpu: no TRES 'gpu' in the state file" -o Used:gpu

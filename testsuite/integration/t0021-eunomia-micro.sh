@@ -2,12 +2,15 @@
 # t0021: Eunomia's micro-benchmark, scaled down, on a real cluster.
 # Eight nodes of 4 CPUs, two each of speed 1.0, 1.5, 2.0 and 3.0 (features
 # gen1..gen4).  Four accounts with the same amount of work: a1, a2 and a3
-# submit 48 one-CPU jobs of 20 units each (a unit is a second at speed
+# submit 64 one-CPU jobs of 15 units each (a unit is a second at speed
 # 1.0: a job sleeps WORK / speed on its node); a4 pins its jobs to gen4
-# with --constraint and submits 24 jobs of 40 units (three rounds of its
-# 8 CPUs).  On gen4 an a4 job takes 13 s, about what the others' jobs take
+# with --constraint and submits 32 jobs of 30 units (four rounds of its 8
+# CPUs).  On gen4 an a4 job takes 10 s, about what the others' jobs take
 # on the average node, so a scheduler fair in CPU time or in jobs gives a4
 # more progress than the others for the same charge: what Eunomia corrects.
+# Job length is a compromise: the last job of an account on a gen1 node
+# (15 s) sets how evenly accounts can finish, and the gaps slurmctld leaves
+# between short jobs (about a second each) blur the stock baseline.
 #
 # Three runs of the same queue, progress measured by the jobs themselves
 # (node speed x run time, logged by each job), not taken from the plugins:
@@ -37,8 +40,8 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 tap_require_root
 [ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
 
-JOBS=${T0021_JOBS:-48}	# per account a1..a3; a4 submits half as many
-WORK=${T0021_WORK:-20}	# units per job (20 s at speed 1.0); a4's twice that
+JOBS=${T0021_JOBS:-64}	# per account a1..a3; a4 submits half as many
+WORK=${T0021_WORK:-15}	# units per job (15 s at speed 1.0); a4's twice that
 NODES=$'g1a 4 4000 gen1\ng1b 4 4000 gen1\ng2a 4 4000 gen2\ng2b 4 4000 gen2
 g3a 4 4000 gen3\ng3b 4 4000 gen3\ng4a 4 4000 gen4\ng4b 4 4000 gen4'
 SPEEDS=gen1:1.0,gen2:1.5,gen3:2.0,gen4:3.0

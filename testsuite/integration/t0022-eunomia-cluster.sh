@@ -69,6 +69,14 @@ tap_check "the progress state file exists, mode 0600" \
 	test "$(stat -c %a "$state" 2>/dev/null)" = 600
 tap_check "it holds the accounts with progress" \
 	bash -c "grep -q '\"phys\"' '$state' && grep -q '\"bio\"' '$state'"
+# priority/hmrf publishes its view too: both accounts have jobs, so they
+# split the contributions, and both have used some of the window.
+# (Their dominant shares are of a 7-day window: tiny, so read from JSON.)
+out=$("$HORAE_BINDIR/sfair" --json -A phys,bio 2>&1 |
+	jq -r '.accounts[] | "\(.account) \(.shares.contribution) \(.shares.dominant_share)"' 2>&1)
+tap_ok "sfair shows phys's and bio's contributions and dominant shares ($(echo $out))" \
+	$(echo "$out" | awk 'NF == 3 && $2 > 0 && $3 > 0 { n++; c += $2 } END { exit !(n == 2 && c <= 1.0001) }'; echo $?) \
+	"$out"
 # The shares are published beside it, and sfair shows them.
 out=$("$HORAE_BINDIR/sfair" -n -P -o Account,Progress,ProgressShare,FairProgressShare -A phys,bio 2>&1)
 tap_ok "sfair shows phys's and bio's progress and progress shares ($(echo $out))" \

@@ -53,6 +53,7 @@ hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
 
 	ctx->conf = conf;
 	ctx->state_path = xstrdup_printf("%s/horae_hmrf.state", state_dir);
+	ctx->shares_path = xstrdup_printf("%s/horae_hmrf.shares", state_dir);
 	ctx->layout = tres_layout_create(conf->tres, &err);
 	if (!ctx->layout) {
 		error("%s: Tres=%s: %s", plugin_type, conf->tres, err.text);
@@ -96,6 +97,8 @@ void hmrf_ctx_destroy(hmrf_ctx_t **ctx)
 	xfree((*ctx)->next_factor);
 	xfree((*ctx)->next_eunomia);
 	xfree((*ctx)->state_path);
+	xfree((*ctx)->shares_path);
+	json_object_put((*ctx)->shares);
 	xfree(*ctx);
 }
 

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
 #include "common/hmrf_conf.h"
 #include "common/hmrf_state.h"
 #include "common/prio.h"
@@ -29,6 +31,8 @@ typedef struct hmrf_ctx {
 	int tres_pos[TRES_MAX];	/* slot -> slurmctld TRES index, -1: none */
 	tres_vec_t capacity;	/* what the cluster has */
 	bool tres_known;
+	char *shares_path;	/* StateSaveLocation/horae_hmrf.shares */
+	json_object *shares;	/* the last recalculation's view, unpublished */
 } hmrf_ctx_t;
 
 /*

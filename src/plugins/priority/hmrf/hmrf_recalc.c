@@ -20,6 +20,7 @@
 #include "src/slurmctld/slurmctld.h"
 
 #include "common/hmrf.h"
+#include "common/hmrf_shares.h"
 #include "hmrf_eunomia.h"
 #include "hmrf_recalc.h"
 
@@ -358,6 +359,34 @@ cleanup:
 	xfree(efac);
 }
 
+/*
+ * The view sfair shows: every account's contribution and fair share as
+ * _charge_nonsharing counts them (demand or an Account line), and its
+ * dominant and aggregate shares of what the window offered (none without
+ * a window).
+ */
+static void _view(recalc_t *r)
+{
+	hmrf_ctx_t *ctx = r->ctx;
+	hmrf_share_in_t *in = xcalloc(r->nacct ? r->nacct : 1, sizeof(*in));
+	double start = ledger_window_start(ctx->st->usage);
+	/* Window=none has no span to share out: shares are left at 0. */
+	double span = isfinite(start) ? r->now - start : 0;
+
+	for (int a = 0; a < r->nacct; a++) {
+		in[a].name = names_get(ctx->st->names, a);
+		in[a].weight = hmrf_conf_share(ctx->conf, in[a].name);
+		in[a].counted = !tres_is_zero(&r->demand[a]) ||
+				hmrf_conf_has_account(ctx->conf, in[a].name);
+		ledger_usage(ctx->st->usage, a, &in[a].used);
+	}
+	json_object_put(ctx->shares);
+	ctx->shares = hmrf_shares_to_json(r->now, span,
+					  tres_layout_count(ctx->layout),
+					  &ctx->capacity, in, r->nacct);
+	xfree(in);
+}
+
 void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 {
 	recalc_t r = { .ctx = ctx, .now = (double)now };
@@ -388,6 +417,7 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	ctx->st->charged_until = r.now;
 	ctx->recover = false;
 	_rank_and_set(&r);
+	_view(&r);
 	xfree(r.running);
 	xfree(r.demand);
 	xfree(r.earliest);

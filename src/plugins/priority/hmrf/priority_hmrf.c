@@ -27,6 +27,8 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "common/hmrf_shares.h"
+#include "common/state.h"
 #include "hmrf_ctx.h"
 #include "hmrf_read_conf.h"
 #include "hmrf_recalc.h"
@@ -64,7 +66,9 @@ static void _recalc_once(void)
 	slurmctld_lock_t locks = job_write_lock;
 	assoc_mgr_lock_t alocks = tres_read_lock;
 	hmrf_state_t *snap;
-	char *path;
+	json_object *shares;
+	char *path, *shares_path;
+	horae_err_t err;
 	DEF_TIMERS;
 
 	START_TIMER;
@@ -74,12 +78,21 @@ static void _recalc_once(void)
 	hmrf_recalc(ctx, time(NULL));
 	snap = hmrf_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
+	shares = ctx->shares;
+	ctx->shares = NULL;
+	shares_path = xstrdup(ctx->shares_path);
 	slurm_mutex_unlock(&mutex);
 	assoc_mgr_unlock(&alocks);
 	unlock_slurmctld(locks);
 	END_TIMER;
 	log_flag(PRIO, "%s: recalculation took %s", plugin_type, TIME_STR);
 	_save(snap, path);
+	/* The view for sfair; nothing reads it back. */
+	if (shares && state_save(shares_path, HMRF_SHARES_KIND,
+				 HMRF_SHARES_VERSION, shares, &err))
+		error("%s: %s", plugin_type, err.text);
+	json_object_put(shares);
+	xfree(shares_path);
 }
 
 static void _tick(void *arg)

@@ -1,0 +1,203 @@
+/*
+ * hmrf_shares.c - priority/hmrf's published shares.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hmrf.h"
+#include "hmrf_shares.h"
+
+static json_object *_num(double v)
+{
+	return json_object_new_double(isfinite(v) ? v : 0);
+}
+
+static json_object *_vec(const tres_vec_t *v, int ntres)
+{
+	json_object *a = json_object_new_array();
+
+	for (int i = 0; a && i < ntres; i++)
+		json_object_array_add(a, _num(v->v[i]));
+	return a;
+}
+
+/* TRES the cluster has (the shares' denominators). */
+static int _present(const tres_vec_t *capacity, int ntres)
+{
+	int k = 0;
+
+	for (int i = 0; i < ntres; i++)
+		k += capacity->v[i] > 0;
+	return k;
+}
+
+json_object *hmrf_shares_to_json(double at, double span, int ntres,
+				 const tres_vec_t *capacity,
+				 const hmrf_share_in_t *in, int n)
+{
+	json_object *doc = json_object_new_object();
+	json_object *rows = json_object_new_array();
+	int present = _present(capacity, ntres);
+	double wsum = 0;
+
+	if (!doc || !rows || ntres < 0 || ntres > TRES_MAX)
+		goto fail;
+	for (int a = 0; a < n; a++)
+		if (in[a].counted && in[a].weight > 0)
+			wsum += in[a].weight;
+	json_object_object_add(doc, "at", _num(at));
+	json_object_object_add(doc, "span", _num(span));
+	json_object_object_add(doc, "ntres", json_object_new_int(ntres));
+	json_object_object_add(doc, "capacity", _vec(capacity, ntres));
+	for (int a = 0; a < n; a++) {
+		json_object *r = json_object_new_object();
+		tres_vec_t fair;
+		bool in_sum = in[a].counted && in[a].weight > 0 && wsum > 0;
+		double dom = 0, agg = 0;
+
+		if (!r)
+			goto fail;
+		tres_zero(&fair);
+		if (in_sum)
+			hmrf_fair_share(capacity, in[a].weight, wsum, &fair);
+		if (span > 0 && present > 0) {
+			dom = hmrf_dominant(&in[a].used, capacity, 1) / span;
+			agg = hmrf_aggregate(&in[a].used, capacity, 1) / span /
+			      present;
+		}
+		json_object_object_add(r, "account",
+				       json_object_new_string(in[a].name));
+		json_object_object_add(r, "weight", _num(in[a].weight));
+		json_object_object_add(
+			r, "contribution",
+			_num(in_sum ? in[a].weight / wsum : 0));
+		json_object_object_add(r, "fair_share", _vec(&fair, ntres));
+		json_object_object_add(r, "dominant_share", _num(dom));
+		json_object_object_add(r, "aggregate_share", _num(agg));
+		json_object_array_add(rows, r);
+	}
+	json_object_object_add(doc, "accounts", rows);
+	return doc;
+fail:
+	json_object_put(rows);
+	json_object_put(doc);
+	return NULL;
+}
+
+static int _get(json_object *o, const char *key, json_type type,
+		json_object **out, horae_err_t *err)
+{
+	if (!json_object_object_get_ex(o, key, out) ||
+	    (!json_object_is_type(*out, type) &&
+	     !(type == json_type_double &&
+	       json_object_is_type(*out, json_type_int))))
+		return err_set(err, -EINVAL,
+			       "shares: field '%s' missing or of the wrong type",
+			       key);
+	return 0;
+}
+
+static int _get_vec(json_object *o, const char *key, int ntres,
+		    tres_vec_t *out, horae_err_t *err)
+{
+	json_object *a, *v;
+	int rc;
+
+	if ((rc = _get(o, key, json_type_array, &a, err)))
+		return rc;
+	if ((int)json_object_array_length(a) != ntres)
+		return err_set(err, -EINVAL,
+			       "shares: '%s' has %zu values, not %d", key,
+			       json_object_array_length(a), ntres);
+	tres_zero(out);
+	for (int i = 0; i < ntres; i++) {
+		v = json_object_array_get_idx(a, i);
+		if (!json_object_is_type(v, json_type_double) &&
+		    !json_object_is_type(v, json_type_int))
+			return err_set(err, -EINVAL,
+				       "shares: '%s' holds a non-number", key);
+		out->v[i] = json_object_get_double(v);
+	}
+	return 0;
+}
+
+int hmrf_shares_from_json(json_object *doc, hmrf_shares_t *out,
+			  horae_err_t *err)
+{
+	hmrf_shares_t s = { 0 };
+	json_object *v, *rows, *r;
+	int rc;
+
+	if (!doc || !out)
+		return err_set(err, -EINVAL, "shares: no document");
+	if ((rc = _get(doc, "at", json_type_double, &v, err)))
+		return rc;
+	s.at = json_object_get_double(v);
+	if ((rc = _get(doc, "span", json_type_double, &v, err)))
+		return rc;
+	s.span = json_object_get_double(v);
+	if ((rc = _get(doc, "ntres", json_type_int, &v, err)))
+		return rc;
+	s.ntres = json_object_get_int(v);
+	if (s.ntres < 0 || s.ntres > TRES_MAX)
+		return err_set(err, -EINVAL, "shares: ntres %d out of range",
+			       s.ntres);
+	if ((rc = _get_vec(doc, "capacity", s.ntres, &s.capacity, err)))
+		return rc;
+	if ((rc = _get(doc, "accounts", json_type_array, &rows, err)))
+		return rc;
+	s.n = (int)json_object_array_length(rows);
+	s.rows = calloc(s.n ? s.n : 1, sizeof(*s.rows));
+	if (!s.rows)
+		return err_set(err, -ENOMEM, "shares: out of memory");
+	for (int i = 0; i < s.n; i++) {
+		hmrf_share_row_t *row = &s.rows[i];
+
+		r = json_object_array_get_idx(rows, i);
+		if ((rc = _get(r, "account", json_type_string, &v, err)))
+			goto fail;
+		snprintf(row->name, sizeof(row->name), "%s",
+			 json_object_get_string(v));
+		if ((rc = _get(r, "weight", json_type_double, &v, err)))
+			goto fail;
+		row->weight = json_object_get_double(v);
+		if ((rc = _get(r, "contribution", json_type_double, &v, err)))
+			goto fail;
+		row->contribution = json_object_get_double(v);
+		if ((rc = _get_vec(r, "fair_share", s.ntres, &row->fair, err)))
+			goto fail;
+		if ((rc = _get(r, "dominant_share", json_type_double, &v, err)))
+			goto fail;
+		row->dominant = json_object_get_double(v);
+		if ((rc = _get(r, "aggregate_share", json_type_double, &v,
+			       err)))
+			goto fail;
+		row->aggregate = json_object_get_double(v);
+	}
+	*out = s;
+	return 0;
+fail:
+	free(s.rows);
+	return rc;
+}
+
+const hmrf_share_row_t *hmrf_shares_find(const hmrf_shares_t *s,
+					 const char *name)
+{
+	for (int i = 0; s && name && i < s->n; i++)
+		if (!strcmp(s->rows[i].name, name))
+			return &s->rows[i];
+	return NULL;
+}
+
+void hmrf_shares_free(hmrf_shares_t *s)
+{
+	if (!s)
+		return;
+	free(s->rows);
+	s->rows = NULL;
+	s->n = 0;
+}

@@ -1,0 +1,103 @@
+/*
+ * hmrf_shares_test.c - Check tests of hmrf_shares.c: contributions and
+ * fair shares split the capacity by weight among the counted accounts,
+ * dominant and aggregate shares are fractions of what the window offered,
+ * the document reads back, and a damaged one is refused with the field
+ * named.
+ */
+#include <check.h>
+
+#include "check_run.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "../hmrf_shares.h"
+
+/* 9 CPUs and 18 GB for 100 s; physics (weight 2) used 450 CPU-s and 450
+ * GB-s, chem (1) 90 CPU-s and 720 GB-s; bio (1) has no demand and no
+ * Account line. */
+START_TEST(test_round_trip)
+{
+	tres_vec_t cap = { { 9, 18 } };
+	hmrf_share_in_t in[3] = {
+		{ "physics", 2, true, { { 450, 450 } } },
+		{ "chem", 1, true, { { 90, 720 } } },
+		{ "bio", 1, false, { { 0, 0 } } },
+	};
+	json_object *doc = hmrf_shares_to_json(1000, 100, 2, &cap, in, 3);
+	json_object *back;
+	hmrf_shares_t s;
+	const hmrf_share_row_t *r;
+	horae_err_t err;
+
+	ck_assert_ptr_nonnull(doc);
+	back = json_tokener_parse(json_object_to_json_string(doc));
+	ck_assert_int_eq(hmrf_shares_from_json(back, &s, &err), 0);
+	ck_assert_int_eq(s.ntres, 2);
+	ck_assert_double_eq(s.capacity.v[1], 18);
+	ck_assert_double_eq(s.span, 100);
+	r = hmrf_shares_find(&s, "physics");
+	ck_assert_double_eq_tol(r->contribution, 2.0 / 3, 1e-12);
+	ck_assert_double_eq_tol(r->fair.v[0], 6, 1e-12);
+	ck_assert_double_eq_tol(r->fair.v[1], 12, 1e-12);
+	/* 450 / 900 CPU, 450 / 1800 mem: dominant 0.5, aggregate 0.375 */
+	ck_assert_double_eq_tol(r->dominant, 0.5, 1e-12);
+	ck_assert_double_eq_tol(r->aggregate, 0.375, 1e-12);
+	r = hmrf_shares_find(&s, "chem");
+	ck_assert_double_eq_tol(r->contribution, 1.0 / 3, 1e-12);
+	ck_assert_double_eq_tol(r->dominant, 0.4, 1e-12); /* 720 / 1800 */
+	r = hmrf_shares_find(&s, "bio");
+	ck_assert_double_eq(r->contribution, 0);
+	ck_assert_double_eq(r->fair.v[0], 0);
+	ck_assert_ptr_null(hmrf_shares_find(&s, "nobody"));
+	hmrf_shares_free(&s);
+	json_object_put(back);
+	json_object_put(doc);
+}
+END_TEST
+
+START_TEST(test_damaged)
+{
+	hmrf_shares_t s = { .n = 7 };
+	horae_err_t err;
+	json_object *doc = json_tokener_parse(
+		"{\"at\":1,\"span\":10,\"ntres\":2,\"capacity\":[9],"
+		"\"accounts\":[]}");
+
+	ck_assert_int_eq(hmrf_shares_from_json(doc, &s, &err), -EINVAL);
+	ck_assert(strstr(err.text, "'capacity' has 1 values, not 2"));
+	ck_assert_int_eq(s.n, 7); /* untouched */
+	json_object_put(doc);
+	doc = json_tokener_parse(
+		"{\"at\":1,\"span\":10,\"ntres\":1,\"capacity\":[9],"
+		"\"accounts\":[{\"account\":\"a\",\"weight\":1,"
+		"\"contribution\":1,\"fair_share\":[9],"
+		"\"dominant_share\":\"high\",\"aggregate_share\":0}]}");
+	ck_assert_int_eq(hmrf_shares_from_json(doc, &s, &err), -EINVAL);
+	ck_assert(strstr(err.text, "'dominant_share' missing or of the wrong type"));
+	json_object_put(doc);
+	/* No span yet: shares are 0, not NaN. */
+	{
+		tres_vec_t cap = { { 4 } };
+		hmrf_share_in_t in = { "a", 1, true, { { 5 } } };
+		json_object *d = hmrf_shares_to_json(1, 0, 1, &cap, &in, 1);
+
+		ck_assert_int_eq(hmrf_shares_from_json(d, &s, &err), 0);
+		ck_assert_double_eq(s.rows[0].dominant, 0);
+		hmrf_shares_free(&s);
+		json_object_put(d);
+	}
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("hmrf_shares");
+	TCase *tc = tcase_create("hmrf_shares");
+
+	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_damaged);
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}
