@@ -157,14 +157,21 @@ static int _by_key(const void *a, const void *b)
 
 int justice_order(const justice_estimate_t *est, size_t n, size_t *order)
 {
+	return justice_order_by(est, n, JUSTICE_ORDER_JUSTICE, order);
+}
+
+int justice_order_by(const justice_estimate_t *est, size_t n,
+		     justice_order_kind_t kind, size_t *order)
+{
 	keyed_t *k = malloc((n ? n : 1) * sizeof(*k));
 
 	if (!k)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		k[i].i = i;
-		k[i].key = est[i].verdict == JUSTICE_INFEASIBLE ?
-				   INFINITY : est[i].priority;
+		k[i].key = est[i].verdict == JUSTICE_INFEASIBLE ? INFINITY :
+			   kind == JUSTICE_ORDER_DEADLINE    ? est[i].ttd :
+							       est[i].priority;
 	}
 	qsort(k, n, sizeof(*k), _by_key);
 	for (size_t i = 0; i < n; i++)

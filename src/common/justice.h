@@ -108,11 +108,23 @@ int justice_estimate(const justice_history_t *h, const justice_params_t *p,
 double justice_offers(const double *req_cpus, size_t n, double free_cpus,
 		      double *offers);
 
+/* Which admitted job goes first.  The paper's priority policy is
+ * pluggable; it reports that its choices, shortest time to deadline
+ * among them, perform alike. */
+typedef enum justice_order_kind {
+	JUSTICE_ORDER_JUSTICE = 0, /* smallest reqCPUs / TTD first */
+	JUSTICE_ORDER_DEADLINE,	   /* shortest TTD first */
+} justice_order_kind_t;
+
 /*
  * Order n estimates by priority, smallest reqCPUs/TTD first (ties: lower
  * index first; infeasible ones last) into order[].  Returns 0 or -ENOMEM.
  */
 int justice_order(const justice_estimate_t *est, size_t n, size_t *order);
+
+/* The same by kind (JUSTICE_ORDER_DEADLINE: shortest TTD first). */
+int justice_order_by(const justice_estimate_t *est, size_t n,
+		     justice_order_kind_t kind, size_t *order);
 
 /* reactive-fs and the plugin's period: should a running job of size cpus
  * be killed at now, past its deadline?  Only when it is past the deadline

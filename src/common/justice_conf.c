@@ -23,6 +23,7 @@ void justice_conf_init(justice_conf_t *c)
 	c->kill_above = 4;
 	c->elastic = true;
 	c->urgency_weight = 1000;
+	c->order = JUSTICE_ORDER_JUSTICE;
 }
 
 static int _policy(justice_conf_t *c, const char *value, horae_err_t *err)
@@ -86,6 +87,17 @@ int justice_conf_set(justice_conf_t *c, const char *key, const char *value,
 		return _policy(c, value, err);
 	if (!strcasecmp(key, "Smoothing"))
 		return _smoothing(c, value, err);
+	if (!strcasecmp(key, "Order")) {
+		if (!strcasecmp(value, "justice"))
+			c->order = JUSTICE_ORDER_JUSTICE;
+		else if (!strcasecmp(value, "deadline"))
+			c->order = JUSTICE_ORDER_DEADLINE;
+		else
+			return err_set(err, -EINVAL,
+				       "Order=%s: use justice or deadline",
+				       value);
+		return 0;
+	}
 	if (!strcasecmp(key, "Elastic"))
 		return _bool("Elastic", value, &c->elastic, err);
 	if (!strcasecmp(key, "Period"))

@@ -14,6 +14,8 @@
  *                         CPUs than this are terminated
  *   Elastic=yes           size jobs with a node range to just enough
  *   UrgencyWeight=1000    weight of the urgency factor (site factor)
+ *   Order=justice         justice (fewest CPUs per s left first) |
+ *                         deadline (shortest time to deadline first)
  */
 #ifndef HORAE_JUSTICE_CONF_H
 #define HORAE_JUSTICE_CONF_H
@@ -38,6 +40,7 @@ typedef struct justice_conf {
 	double kill_above;
 	bool elastic;
 	double urgency_weight;
+	justice_order_kind_t order;
 } justice_conf_t;
 
 /* The defaults above. */

@@ -61,6 +61,12 @@ START_TEST(test_keys)
 			 -EINVAL);
 	ck_assert(strstr(err.text, "UrgencyWeight=3e9: must be at most 2147483647"));
 	ck_assert(c.urgency_weight == 1000000);
+	ck_assert_int_eq(c.order, JUSTICE_ORDER_JUSTICE);
+	ck_assert_int_eq(justice_conf_set(&c, "Order", "deadline", &err), 0);
+	ck_assert_int_eq(c.order, JUSTICE_ORDER_DEADLINE);
+	ck_assert_int_eq(justice_conf_set(&c, "Order", "edf", &err), -EINVAL);
+	ck_assert(strstr(err.text, "Order=edf: use justice or deadline"));
+	ck_assert_int_eq(c.order, JUSTICE_ORDER_DEADLINE);
 	ck_assert_int_eq(justice_conf_set(&c, "Deadline", "1", &err), -EINVAL);
 	ck_assert(strstr(err.text, "unknown key 'Deadline'"));
 }

@@ -213,6 +213,15 @@ START_TEST(test_offers_and_order)
 	ck_assert_uint_eq(order[0], 2);
 	ck_assert_uint_eq(order[1], 0);
 	ck_assert_uint_eq(order[2], 1);
+	/* Shortest time to deadline first: job 0 (30 s) before job 2 (90 s),
+	 * the infeasible one still last. */
+	e[0].ttd = 30;
+	e[2].ttd = 90;
+	ck_assert_int_eq(justice_order_by(e, 3, JUSTICE_ORDER_DEADLINE, order),
+			 0);
+	ck_assert_uint_eq(order[0], 0);
+	ck_assert_uint_eq(order[1], 2);
+	ck_assert_uint_eq(order[2], 1);
 }
 END_TEST
 

@@ -96,11 +96,13 @@ static void _read_conf(justice_conf_t *conf)
 	rc = justice_conf_read(conf, path, &err);
 	if (rc && rc != -ENOENT)
 		fatal("%s: %s", plugin_type, err.text);
-	info("%s: policy %s, history of %d jobs, bootstrap %ld jobs, period %.0fs, kill above %.0f CPUs, elastic sizing %s (%s%s)",
+	info("%s: policy %s, history of %d jobs, bootstrap %ld jobs, period %.0fs, kill above %.0f CPUs, elastic sizing %s, urgency %.0f by %s order (%s%s)",
 	     plugin_type, justice_policy_name(conf->policy),
 	     conf->history_length, conf->bootstrap, conf->period,
-	     conf->kill_above, conf->elastic ? "on" : "off", path,
-	     rc == -ENOENT ? ": not found, defaults" : "");
+	     conf->kill_above, conf->elastic ? "on" : "off",
+	     conf->urgency_weight,
+	     conf->order == JUSTICE_ORDER_DEADLINE ? "deadline" : "justice",
+	     path, rc == -ENOENT ? ": not found, defaults" : "");
 	xfree(path);
 }
 

@@ -519,7 +519,7 @@ void justice_period(justice_ctx_t *ctx, time_t now)
 	 * as their site factor (added by priority/hmrf and multifactor). */
 	if (npend && ctx->conf.urgency_weight > 0) {
 		order = xcalloc(npend, sizeof(*order));
-		if (!justice_order(est, npend, order))
+		if (!justice_order_by(est, npend, ctx->conf.order, order))
 			for (size_t k = 0; k < npend; k++)
 				pend[order[k]]->site_factor =
 					NICE_OFFSET +
