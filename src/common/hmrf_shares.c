@@ -9,6 +9,7 @@
 
 #include "hmrf.h"
 #include "hmrf_shares.h"
+#include "json_field.h"
 
 static json_object *_num(double v)
 {
@@ -90,14 +91,7 @@ fail:
 static int _get(json_object *o, const char *key, json_type type,
 		json_object **out, horae_err_t *err)
 {
-	if (!json_object_object_get_ex(o, key, out) ||
-	    (!json_object_is_type(*out, type) &&
-	     !(type == json_type_double &&
-	       json_object_is_type(*out, json_type_int))))
-		return err_set(err, -EINVAL,
-			       "shares: field '%s' missing or of the wrong type",
-			       key);
-	return 0;
+	return json_field(o, key, type, out, "shares", err);
 }
 
 static int _get_vec(json_object *o, const char *key, int ntres,
