@@ -58,6 +58,12 @@ static int _get(json_object *o, const char *key, json_type type,
 	return json_field(o, key, type, out, "progress shares", err);
 }
 
+static int _get_num(json_object *o, const char *key, double *out,
+		    horae_err_t *err)
+{
+	return json_field_double(o, key, out, "progress shares", err);
+}
+
 int eunomia_shares_from_json(json_object *doc, eunomia_shares_t *out,
 			     horae_err_t *err)
 {
@@ -67,15 +73,12 @@ int eunomia_shares_from_json(json_object *doc, eunomia_shares_t *out,
 
 	if (!doc || !out)
 		return err_set(err, -EINVAL, "progress shares: no document");
-	if ((rc = _get(doc, "at", json_type_double, &v, err)))
+	if ((rc = _get_num(doc, "at", &s.at, err)))
 		return rc;
-	s.at = json_object_get_double(v);
-	if ((rc = _get(doc, "monopoly", json_type_double, &v, err)))
+	if ((rc = _get_num(doc, "monopoly", &s.monopoly, err)))
 		return rc;
-	s.monopoly = json_object_get_double(v);
-	if ((rc = _get(doc, "fair_share", json_type_double, &v, err)))
+	if ((rc = _get_num(doc, "fair_share", &s.fair, err)))
 		return rc;
-	s.fair = json_object_get_double(v);
 	if ((rc = _get(doc, "accounts", json_type_array, &rows, err)))
 		return rc;
 	s.n = (int)json_object_array_length(rows);
@@ -90,15 +93,12 @@ int eunomia_shares_from_json(json_object *doc, eunomia_shares_t *out,
 			goto fail;
 		snprintf(row->name, sizeof(row->name), "%s",
 			 json_object_get_string(v));
-		if ((rc = _get(r, "weight", json_type_double, &v, err)))
+		if ((rc = _get_num(r, "weight", &row->weight, err)))
 			goto fail;
-		row->weight = json_object_get_double(v);
-		if ((rc = _get(r, "progress", json_type_double, &v, err)))
+		if ((rc = _get_num(r, "progress", &row->progress, err)))
 			goto fail;
-		row->progress = json_object_get_double(v);
-		if ((rc = _get(r, "share", json_type_double, &v, err)))
+		if ((rc = _get_num(r, "share", &row->share, err)))
 			goto fail;
-		row->share = json_object_get_double(v);
 		if ((rc = _get(r, "active", json_type_boolean, &v, err)))
 			goto fail;
 		row->active = json_object_get_boolean(v);

@@ -94,6 +94,12 @@ static int _get(json_object *o, const char *key, json_type type,
 	return json_field(o, key, type, out, "shares", err);
 }
 
+static int _get_num(json_object *o, const char *key, double *out,
+		    horae_err_t *err)
+{
+	return json_field_double(o, key, out, "shares", err);
+}
+
 static int _get_vec(json_object *o, const char *key, int ntres,
 		    tres_vec_t *out, horae_err_t *err)
 {
@@ -127,12 +133,10 @@ int hmrf_shares_from_json(json_object *doc, hmrf_shares_t *out,
 
 	if (!doc || !out)
 		return err_set(err, -EINVAL, "shares: no document");
-	if ((rc = _get(doc, "at", json_type_double, &v, err)))
+	if ((rc = _get_num(doc, "at", &s.at, err)))
 		return rc;
-	s.at = json_object_get_double(v);
-	if ((rc = _get(doc, "span", json_type_double, &v, err)))
+	if ((rc = _get_num(doc, "span", &s.span, err)))
 		return rc;
-	s.span = json_object_get_double(v);
 	if ((rc = _get(doc, "ntres", json_type_int, &v, err)))
 		return rc;
 	s.ntres = json_object_get_int(v);
@@ -155,21 +159,16 @@ int hmrf_shares_from_json(json_object *doc, hmrf_shares_t *out,
 			goto fail;
 		snprintf(row->name, sizeof(row->name), "%s",
 			 json_object_get_string(v));
-		if ((rc = _get(r, "weight", json_type_double, &v, err)))
+		if ((rc = _get_num(r, "weight", &row->weight, err)))
 			goto fail;
-		row->weight = json_object_get_double(v);
-		if ((rc = _get(r, "contribution", json_type_double, &v, err)))
+		if ((rc = _get_num(r, "contribution", &row->contribution, err)))
 			goto fail;
-		row->contribution = json_object_get_double(v);
 		if ((rc = _get_vec(r, "fair_share", s.ntres, &row->fair, err)))
 			goto fail;
-		if ((rc = _get(r, "dominant_share", json_type_double, &v, err)))
+		if ((rc = _get_num(r, "dominant_share", &row->dominant, err)))
 			goto fail;
-		row->dominant = json_object_get_double(v);
-		if ((rc = _get(r, "aggregate_share", json_type_double, &v,
-			       err)))
+		if ((rc = _get_num(r, "aggregate_share", &row->aggregate, err)))
 			goto fail;
-		row->aggregate = json_object_get_double(v);
 	}
 	*out = s;
 	return 0;

@@ -17,3 +17,14 @@ int json_field(json_object *o, const char *key, json_type type,
 			       what, key);
 	return 0;
 }
+
+int json_field_double(json_object *o, const char *key, double *out,
+		      const char *what, horae_err_t *err)
+{
+	json_object *v;
+	int rc = json_field(o, key, json_type_double, &v, what, err);
+
+	if (!rc)
+		*out = json_object_get_double(v);
+	return rc;
+}

@@ -18,4 +18,9 @@
 int json_field(json_object *o, const char *key, json_type type,
 	       json_object **out, const char *what, horae_err_t *err);
 
+/* A number field (integer or double) of o into *out; *out untouched on
+ * failure, with err as json_field's. */
+int json_field_double(json_object *o, const char *key, double *out,
+		      const char *what, horae_err_t *err);
+
 #endif /* HORAE_JSON_FIELD_H */
