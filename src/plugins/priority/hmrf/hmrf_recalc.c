@@ -240,6 +240,13 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 	}
 }
 
+/* Does account a count in the weight sum: demand now, or an Account line. */
+static bool _counted(const recalc_t *r, int a, const char *name)
+{
+	return !tres_is_zero(&r->demand[a]) ||
+	       hmrf_conf_has_account(r->ctx->conf, name);
+}
+
 /*
  * The non-sharing allocation of every account with demand, its fair share
  * being its part of the shares of the accounts with an Account line or
@@ -254,8 +261,7 @@ static void _charge_nonsharing(recalc_t *r)
 	for (int a = 0; a < r->nacct; a++) {
 		const char *name = names_get(ctx->st->names, a);
 
-		if (!tres_is_zero(&r->demand[a]) ||
-		    hmrf_conf_has_account(ctx->conf, name))
+		if (_counted(r, a, name))
 			wsum += hmrf_conf_share(ctx->conf, name);
 	}
 	if (wsum <= 0 || r->now <= r->from)
@@ -376,8 +382,7 @@ static void _view(recalc_t *r)
 	for (int a = 0; a < r->nacct; a++) {
 		in[a].name = names_get(ctx->st->names, a);
 		in[a].weight = hmrf_conf_share(ctx->conf, in[a].name);
-		in[a].counted = !tres_is_zero(&r->demand[a]) ||
-				hmrf_conf_has_account(ctx->conf, in[a].name);
+		in[a].counted = _counted(r, a, in[a].name);
 		ledger_usage(ctx->st->usage, a, &in[a].used);
 	}
 	json_object_put(ctx->shares);
