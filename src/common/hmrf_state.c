@@ -118,6 +118,41 @@ nomem:
 	return NULL;
 }
 
+hmrf_state_t *hmrf_state_select(const hmrf_state_t *st,
+				bool (*keep)(const char *name, void *arg),
+				void *arg)
+{
+	hmrf_state_t *c = calloc(1, sizeof(*c));
+	int n = names_count(st->names), k = 0;
+	int *idx = malloc((n ? n : 1) * sizeof(int));
+
+	if (!c || !idx)
+		goto nomem;
+	for (int i = 0; i < n; i++)
+		if (keep(names_get(st->names, i), arg))
+			idx[k++] = i;
+	memcpy(c->tres, st->tres, sizeof(c->tres));
+	c->charged_until = st->charged_until;
+	c->names = names_create();
+	c->usage = ledger_select(st->usage, idx, k);
+	c->ns = ledger_select(st->ns, idx, k);
+	c->last_start = malloc((k ? k : 1) * sizeof(double));
+	if (!c->names || !c->usage || !c->ns || !c->last_start)
+		goto nomem;
+	for (int j = 0; j < k; j++) {
+		if (names_intern(c->names, names_get(st->names, idx[j])) != j)
+			goto nomem;
+		c->last_start[j] = st->last_start[idx[j]];
+	}
+	free(idx);
+	return c;
+nomem:
+	free(idx);
+	hmrf_state_destroy(&c);
+	errno = ENOMEM;
+	return NULL;
+}
+
 json_object *hmrf_state_to_json(const hmrf_state_t *st)
 {
 	json_object *doc = json_object_new_object();

@@ -7,6 +7,8 @@
 #ifndef HORAE_HMRF_STATE_H
 #define HORAE_HMRF_STATE_H
 
+#include <stdbool.h>
+
 #include <json-c/json.h>
 
 #include "err.h"
@@ -45,6 +47,15 @@ int hmrf_state_account(hmrf_state_t *st, const char *name);
 
 /* A deep copy (cheap: memory copies), or NULL with errno ENOMEM. */
 hmrf_state_t *hmrf_state_dup(const hmrf_state_t *st);
+
+/*
+ * A deep copy holding only the accounts for which keep(name, arg) is
+ * true, in the same order: what one reader may see.  Returns NULL with
+ * errno ENOMEM.
+ */
+hmrf_state_t *hmrf_state_select(const hmrf_state_t *st,
+				bool (*keep)(const char *name, void *arg),
+				void *arg);
 
 /* A new JSON document the caller owns; NULL with errno ENOMEM. */
 json_object *hmrf_state_to_json(const hmrf_state_t *st);

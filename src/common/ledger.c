@@ -369,6 +369,36 @@ nomem:
 	return NULL;
 }
 
+ledger_t *ledger_select(const ledger_t *l, const int *idx, int n)
+{
+	size_t per = (size_t)l->nslots * l->ntres;
+	ledger_t *c;
+
+	for (int k = 0; k < n; k++) {
+		if (idx[k] < 0 || idx[k] >= l->count) {
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	c = malloc(sizeof(*c));
+	if (!c)
+		goto nomem;
+	*c = *l;
+	c->count = n;
+	c->data = NULL;
+	if (n && per && !(c->data = malloc(n * per * sizeof(double)))) {
+		free(c);
+		goto nomem;
+	}
+	for (int k = 0; k < n && per; k++)
+		memcpy(c->data + k * per, l->data + (size_t)idx[k] * per,
+		       per * sizeof(double));
+	return c;
+nomem:
+	errno = ENOMEM;
+	return NULL;
+}
+
 /* Read a finite number member; json-c getters coerce, so check the type. */
 static int _get_number(json_object *obj, const char *key, double *out,
 		       horae_err_t *err)

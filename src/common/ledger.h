@@ -92,6 +92,13 @@ json_object *ledger_to_json(const ledger_t *l);
 ledger_t *ledger_dup(const ledger_t *l);
 
 /*
+ * A copy holding only accounts idx[0..n-1] of l, in that order (account
+ * k of the copy is idx[k] of l).  Returns NULL with errno EINVAL (an index
+ * out of range) or ENOMEM.
+ */
+ledger_t *ledger_select(const ledger_t *l, const int *idx, int n);
+
+/*
  * Build a ledger from ledger_to_json() output.  Returns it, or NULL with
  * errno EINVAL and err naming the first field that is missing or wrong.
  */

@@ -4,11 +4,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "state.h"
@@ -59,15 +62,67 @@ static int _fsync_dir(const char *path)
 	return rc;
 }
 
-int state_save(const char *path, const char *kind, int version,
-	       json_object *doc, horae_err_t *err)
+/*
+ * The ACL "owner rw, reader r, nobody else" (the kernel's
+ * system.posix_acl_access format: a version, then tag, perm, id entries
+ * in tag order), so a file slurmctld owns can be read by one user.
+ */
+static int _grant_reader(int fd, unsigned int uid)
+{
+	enum { USER_OBJ = 0x01, USER = 0x02, GROUP_OBJ = 0x04, MASK = 0x10,
+	       OTHER = 0x20 };
+	const uint32_t undefined = 0xffffffffu;
+	const struct {
+		uint16_t tag, perm;
+		uint32_t id;
+	} e[] = { { USER_OBJ, 6, undefined }, { USER, 4, uid },
+		  { GROUP_OBJ, 0, undefined }, { MASK, 4, undefined },
+		  { OTHER, 0, undefined } };
+	unsigned char acl[4 + sizeof(e) / sizeof(e[0]) * 8], *p = acl;
+	uint32_t version = 2;
+
+	/* The format is little-endian, as are the machines we run on. */
+	memcpy(p, &version, 4);
+	p += 4;
+	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+		memcpy(p, &e[i].tag, 2);
+		memcpy(p + 2, &e[i].perm, 2);
+		memcpy(p + 4, &e[i].id, 4);
+		p += 8;
+	}
+	return fsetxattr(fd, "system.posix_acl_access", acl, sizeof(acl), 0) ?
+		       -errno :
+		       0;
+}
+
+/* Give fd the permissions reader asks for. */
+static int _permit(int fd, long reader)
+{
+	if (reader == STATE_READER_ALL)
+		return fchmod(fd, 0644) ? -errno : 0;
+	if (reader >= 0)
+		return _grant_reader(fd, (unsigned int)reader);
+	return 0;
+}
+
+/*
+ * Write doc to tmp (created afresh, mode 0600, then opened to reader) and
+ * rename it to path; durable: fsync the file, keep the previous PATH as
+ * PATH.old and fsync the directory.
+ */
+static int _save(const char *path, const char *kind, int version,
+		 json_object *doc, long reader, bool durable,
+		 horae_err_t *err)
 {
 	char tmp[4096], old[4096], header[256];
 	const char *body;
 	size_t len;
 	int fd, rc;
 
-	if (!path || !kind || !doc)
+	if (!path || !kind || !doc ||
+	    (reader < 0 && reader != STATE_READER_NONE &&
+	     reader != STATE_READER_ALL) ||
+	    reader > (long)UINT32_MAX - 1)
 		return err_set(err, -EINVAL, "state save: missing arguments");
 	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp) ||
 	    snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
@@ -80,16 +135,32 @@ int state_save(const char *path, const char *kind, int version,
 		 "{\"format\":\"%s\",\"version\":%d,\"bytes\":%zu,\"fnv1a64\":\"%016llx\"}\n",
 		 kind, version, len, state_hash(body, len));
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* Afresh, so no earlier file's owner or ACL carries over. */
+	if (unlink(tmp) && errno != ENOENT)
+		return err_set(err, -errno, "%s: cannot remove: %s", tmp,
+			       strerror(errno));
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+		  0600);
 	if (fd < 0)
 		return err_set(err, -errno, "%s: cannot create: %s", tmp,
 			       strerror(errno));
+	rc = _permit(fd, reader);
+	if (rc) {
+		close(fd);
+		unlink(tmp);
+		if (reader >= 0)
+			return err_set(err, rc,
+				       "%s: cannot let uid %ld read it (%s; POSIX ACLs are needed)",
+				       tmp, reader, strerror(-rc));
+		return err_set(err, rc, "%s: cannot set its mode: %s", tmp,
+			       strerror(-rc));
+	}
 	rc = _write_all(fd, header, strlen(header));
 	if (!rc)
 		rc = _write_all(fd, body, len);
 	if (!rc)
 		rc = _write_all(fd, "\n", 1);
-	if (!rc && fsync(fd))
+	if (!rc && durable && fsync(fd))
 		rc = -errno;
 	if (close(fd) && !rc)
 		rc = -errno;
@@ -98,20 +169,46 @@ int state_save(const char *path, const char *kind, int version,
 		return err_set(err, rc, "%s: cannot write: %s", tmp,
 			       strerror(-rc));
 	}
-	if (rename(path, old) && errno != ENOENT) {
+	if (durable && rename(path, old) && errno != ENOENT) {
 		rc = -errno;
 		unlink(tmp);
 		return err_set(err, rc, "%s: cannot rename to %s: %s", path,
 			       old, strerror(-rc));
 	}
+	/* The previous snapshot is no more public than the new one. */
+	if (durable && reader == STATE_READER_NONE && chmod(old, 0600) &&
+	    errno != ENOENT) {
+		rc = -errno;
+		unlink(tmp);
+		return err_set(err, rc, "%s: cannot set its mode: %s", old,
+			       strerror(-rc));
+	}
 	if (rename(tmp, path))
 		return err_set(err, -errno, "%s: cannot rename to %s: %s", tmp,
 			       path, strerror(errno));
-	rc = _fsync_dir(path);
+	rc = durable ? _fsync_dir(path) : 0;
 	if (rc)
 		return err_set(err, rc, "%s: cannot sync its directory: %s",
 			       path, strerror(-rc));
 	return 0;
+}
+
+int state_save(const char *path, const char *kind, int version,
+	       json_object *doc, horae_err_t *err)
+{
+	return _save(path, kind, version, doc, STATE_READER_NONE, true, err);
+}
+
+int state_save_shared(const char *path, const char *kind, int version,
+		      json_object *doc, long reader, horae_err_t *err)
+{
+	return _save(path, kind, version, doc, reader, true, err);
+}
+
+int state_publish(const char *path, const char *kind, int version,
+		  json_object *doc, long reader, horae_err_t *err)
+{
+	return _save(path, kind, version, doc, reader, false, err);
 }
 
 /* Read a whole file; -ENOENT if absent. */

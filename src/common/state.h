@@ -25,6 +25,26 @@
 int state_save(const char *path, const char *kind, int version,
 	       json_object *doc, horae_err_t *err);
 
+/* Who may read a file besides its owner: nobody, everyone (mode 0644),
+ * or a uid (>= 0) given read access by a POSIX ACL. */
+#define STATE_READER_NONE (-1L)
+#define STATE_READER_ALL (-2L)
+
+/* state_save(), readable by reader as well.  With STATE_READER_NONE
+ * PATH.old is made 0600 too, so making a file private takes effect at
+ * once. */
+int state_save_shared(const char *path, const char *kind, int version,
+		      json_object *doc, long reader, horae_err_t *err);
+
+/*
+ * A view others read, regenerated each period: written to PATH.new
+ * (created afresh, never through a symbolic link) and renamed to PATH,
+ * readable by reader, without fsync and without PATH.old.  Returns 0 or
+ * -errno with err (an ACL refused by the file system says so).
+ */
+int state_publish(const char *path, const char *kind, int version,
+		  json_object *doc, long reader, horae_err_t *err);
+
 /*
  * Load the newest good snapshot of path.  On success *doc receives a new
  * reference the caller owns and returns 0; if PATH itself was bad or

@@ -344,6 +344,8 @@ static void _json(FILE *out, const sfair_report_t *r)
 			       json_object_new_string(r->state));
 	json_object_object_add(meta, "saved", _when(r->saved));
 	json_object_object_add(meta, "stale", json_object_new_boolean(r->stale));
+	json_object_object_add(meta, "own_view",
+			       json_object_new_boolean(r->own_view));
 	json_object_object_add(meta, "at", _when(r->at));
 	json_object_object_add(meta, "window",
 			       json_object_new_string(r->window));

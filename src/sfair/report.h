@@ -50,6 +50,7 @@ typedef struct sfair_report {
 	double window_start;	/* the window's start at 'at' */
 	double saved;		/* when the plugin last wrote the file */
 	bool stale;		/* not written for three periods */
+	bool own_view;		/* the user's view (PrivateData=usage) */
 	const char *hmrf_file;	/* priority/hmrf's view, or NULL */
 	double hmrf_at;		/* when it was computed */
 	const char *progress_file; /* select/eunomia's shares, or NULL */

@@ -5,7 +5,9 @@
  * its usage of each TRES inside the window (TRES x seconds), its
  * non-sharing allocation over the same window, and its sharing degree
  * beta.  It reads the plugin's state file (read-only; it never contacts
- * slurmctld) and brings the window up to the current time, so usage that
+ * slurmctld), or under PrivateData=usage the user's own view of it
+ * (views.h in the plugins), and brings the window up to the current time,
+ * so usage that
  * left the window is not shown; it warns when the file has not been written
  * for three periods.  How the rows are printed (table, -p/-P, --json,
  * -o fields) lives in report.c.  Contributions, fair shares, aggregates,
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "horae_config.h"
 
@@ -189,24 +192,24 @@ static double _period(void)
 }
 
 /*
- * Load file name beside the state file (same directory) as kind, version.
- * Returns its path (to free) with *doc, or NULL when it does not exist
- * or cannot be read (a warning then, with what is left out).
+ * Load file prefix + name (prefix: the state file's directory and '/', or
+ * a view's "DIR/horae_view/UID.") as kind, version.  Returns its path (to
+ * free) with *doc, or NULL when it does not exist or cannot be read (a
+ * warning then, with what is left out).
  */
-static char *_load_beside(const char *state, const char *name,
+static char *_load_beside(const char *prefix, const char *name,
 			  const char *kind, int version, const char *what,
 			  json_object **doc)
 {
-	const char *slash = strrchr(state, '/');
 	horae_err_t err, warn;
 	char *path;
-	int rc, len = slash ? (int)(slash - state + 1) : 0;
+	int rc;
 
 	*doc = NULL;
-	path = malloc(len + strlen(name) + 1);
+	path = malloc(strlen(prefix) + strlen(name) + 1);
 	if (!path)
 		return NULL;
-	sprintf(path, "%.*s%s", len, state, name);
+	sprintf(path, "%s%s", prefix, name);
 	rc = state_load(path, kind, version, doc, &warn, &err);
 	if (!rc) {
 		if (warn.text[0])
@@ -221,11 +224,11 @@ static char *_load_beside(const char *state, const char *name,
 }
 
 /* select/eunomia's published progress shares, into *out. */
-static char *_load_shares(const char *state, eunomia_shares_t *out)
+static char *_load_shares(const char *prefix, eunomia_shares_t *out)
 {
 	json_object *doc;
 	horae_err_t err;
-	char *path = _load_beside(state, "horae_eunomia.shares",
+	char *path = _load_beside(prefix, "horae_eunomia.shares",
 				  EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
 				  "progress shares", &doc);
 
@@ -240,11 +243,11 @@ static char *_load_shares(const char *state, eunomia_shares_t *out)
 }
 
 /* priority/hmrf's published view, into *out. */
-static char *_load_hmrf_shares(const char *state, hmrf_shares_t *out)
+static char *_load_hmrf_shares(const char *prefix, hmrf_shares_t *out)
 {
 	json_object *doc;
 	horae_err_t err;
-	char *path = _load_beside(state, "horae_hmrf.shares",
+	char *path = _load_beside(prefix, "horae_hmrf.shares",
 				  HMRF_SHARES_KIND, HMRF_SHARES_VERSION,
 				  "contributions and shares", &doc);
 
@@ -259,12 +262,12 @@ static char *_load_hmrf_shares(const char *state, hmrf_shares_t *out)
 }
 
 /* job_submit/justice's history and counts, into *out. */
-static char *_load_justice(const char *state, sfair_justice_t *out)
+static char *_load_justice(const char *prefix, sfair_justice_t *out)
 {
 	json_object *doc, *h = NULL, *c = NULL;
 	justice_history_t *hist = NULL;
 	horae_err_t err = { 0 };
-	char *path = _load_beside(state, "horae_justice.state",
+	char *path = _load_beside(prefix, "horae_justice.state",
 				  JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION,
 				  "Justice's state", &doc);
 
@@ -288,6 +291,64 @@ static char *_load_justice(const char *state, sfair_justice_t *out)
 	justice_history_destroy(&hist);
 	json_object_put(doc);
 	return path;
+}
+
+/* The directory of path with its '/' ("" for none), to free. */
+static char *_dir_prefix(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	int len = slash ? (int)(slash - path + 1) : 0;
+	char *prefix = malloc(len + 1);
+
+	if (prefix)
+		sprintf(prefix, "%.*s", len, path);
+	return prefix;
+}
+
+/*
+ * Which usage to show.  The plugins' own files when they can be read (as
+ * root or SlurmUser, or by all without PrivateData=usage); else, when
+ * permission is denied, the view the plugins publish for this user under
+ * PrivateData=usage, DIR/horae_view/UID.horae_hmrf.state, which *path then
+ * names.  *prefix is what the files beside it are named after (to free).
+ * Returns 0, or 2 with the reason printed.
+ */
+static int _choose_source(char **path, char **prefix, bool *own_view)
+{
+	char *dir = _dir_prefix(*path), *view;
+	uid_t uid = getuid();
+
+	*own_view = false;
+	*prefix = dir;
+	if (!dir)
+		goto nomem;
+	if (!access(*path, R_OK) || errno != EACCES)
+		return 0;
+	view = malloc(strlen(dir) + 64);
+	*prefix = malloc(strlen(dir) + 64);
+	if (!view || !*prefix) {
+		free(view);
+		free(dir);
+		goto nomem;
+	}
+	sprintf(*prefix, "%shorae_view/%u.", dir, (unsigned int)uid);
+	sprintf(view, "%shorae_hmrf.state", *prefix);
+	if (!access(view, R_OK)) {
+		free(dir);
+		free(*path);
+		*path = view;
+		*own_view = true;
+		return 0;
+	}
+	fprintf(stderr,
+		"sfair: %s: permission denied, and there is no view for you (uid %u) in %shorae_view/: with PrivateData=usage the plugins publish one each period for each user with jobs or associations, and without it their files are readable by all\n",
+		*path, (unsigned int)uid, dir);
+	free(view);
+	free(dir);
+	return 2;
+nomem:
+	fprintf(stderr, "sfair: out of memory\n");
+	return 2;
 }
 
 static int _parse_args(int argc, char **argv, opts_t *o)
@@ -360,6 +421,7 @@ int main(int argc, char **argv)
 	hmrf_shares_t view = { 0 };
 	sfair_justice_t justice = { 0 };
 	char *shares_path = NULL, *justice_path = NULL, *view_path = NULL;
+	char *prefix = NULL, *main_prefix = NULL;
 	char window[64] = "none", msg[256];
 	int rc = 2, nfields;
 	bool o_at_given;
@@ -373,6 +435,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sfair: no state file: pass --state=FILE or set StateSaveLocation in slurm.conf\n");
 		return 2;
 	}
+	main_prefix = _dir_prefix(path);
+	if (!main_prefix || _choose_source(&path, &prefix, &rep.own_view))
+		goto cleanup;
 	rc = state_load(path, HMRF_STATE_KIND, HMRF_STATE_VERSION, &doc, &warn,
 			&err);
 	if (rc == -ENOENT) {
@@ -409,16 +474,17 @@ int main(int argc, char **argv)
 	rep.ntres = tres_layout_count(layout);
 	for (int i = 0; i < rep.ntres; i++)
 		rep.tres[i] = tres_layout_name(layout, i);
-	if ((view_path = _load_hmrf_shares(path, &view))) {
+	if ((view_path = _load_hmrf_shares(prefix, &view))) {
 		rep.hmrf_file = view_path;
 		rep.hmrf_at = view.at;
 	}
-	if ((shares_path = _load_shares(path, &shares))) {
+	if ((shares_path = _load_shares(prefix, &shares))) {
 		rep.progress_file = shares_path;
 		rep.progress_at = shares.at;
 		rep.fair_progress = shares.fair;
 	}
-	if ((justice_path = _load_justice(path, &justice)))
+	/* Justice's state is the cluster's, readable by all: never a view. */
+	if ((justice_path = _load_justice(main_prefix, &justice)))
 		rep.justice = &justice;
 	nfields = o.format ?
 			  sfair_fields_parse(o.format, &rep, fields, msg,
@@ -464,6 +530,8 @@ cleanup:
 	free(shares_path);
 	free(justice_path);
 	free(view_path);
+	free(prefix);
+	free(main_prefix);
 	hmrf_shares_free(&view);
 	eunomia_shares_free(&shares);
 	json_object_put(doc);

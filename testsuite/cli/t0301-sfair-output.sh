@@ -109,6 +109,7 @@ tap_ok "sfair -D without Justice's state: exit 2 and why ($out)" \
 jq -e --arg s "$STATE" '
 	(.meta | .command == "sfair" and (.version | type == "string")
 		and (.saved | type == "number") and (.stale | type == "boolean")
+		and (.own_view == false)
 		and .state_file == $s and (.at | type == "number")
 		and (.window | type == "string")
 		and (.window_start | type == "number" or . == null)

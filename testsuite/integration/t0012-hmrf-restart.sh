@@ -60,5 +60,7 @@ tap_ok "sprio shows the H-MRF factor after the restart" \
 	$(echo "$fs" | awk -v j="$jp" '$1 == j && $2 > 0 { ok = 1 } END { exit !ok }'
 	  echo $?) "$fs"
 mode=$(stat -c %a "$dir/state/horae_hmrf.state")
-tap_ok "the state file is private (mode $mode)" $([ "$mode" = 600 ]; echo $?)
+# Without PrivateData=usage everyone may read usage, as with sshare;
+# only SlurmUser writes it (t0032 covers PrivateData=usage).
+tap_ok "the state file is written by SlurmUser alone, read by all (mode $mode)" $([ "$mode" = 644 ]; echo $?)
 tap_done

@@ -54,8 +54,10 @@ hc_wait_jobs_done 30
 sleep 3 # one period: learnt
 grep -q "job_submit/justice" "$log"
 state=$dir/state/horae_justice.state
-tap_check "the history is saved in StateSaveLocation, mode 0600" \
-	test "$(stat -c %a "$state" 2>/dev/null)" = 600
+# Readable by all (sfair -D for everyone; no account's usage in it),
+# writable by SlurmUser alone.
+tap_check "the history is saved in StateSaveLocation, mode 0644" \
+	test "$(stat -c %a "$state" 2>/dev/null)" = 644
 tap_check "it holds the two finished jobs" \
 	bash -c "grep -q '\"learnt\":2' '$state'"
 

@@ -1,7 +1,7 @@
 /*
  * hmrf_state_test.c - Check tests of hmrf_state.c: accounts and ledgers
  * survive a save and load through state.h unchanged; broken documents are
- * refused with the field named.
+ * refused with the field named; one reader's part of the state.
  */
 #include <check.h>
 
@@ -115,6 +115,55 @@ START_TEST(test_bad_documents)
 }
 END_TEST
 
+static bool _only(const char *name, void *arg)
+{
+	return strstr((const char *)arg, name) != NULL;
+}
+
+/* One reader's part: the kept accounts with their own ledgers, in order;
+ * an index out of range is refused. */
+START_TEST(test_select)
+{
+	window_spec_t w = { WINDOW_SLIDING, 3600 };
+	hmrf_state_t *st = hmrf_state_create(&w, 60, "cpu,mem", 1000, NULL), *v;
+	tres_vec_t r, u;
+	int bad[] = { 3 };
+
+	ck_assert_int_eq(hmrf_state_account(st, "physics"), 0);
+	ck_assert_int_eq(hmrf_state_account(st, "chem"), 1);
+	ck_assert_int_eq(hmrf_state_account(st, "bio"), 2);
+	tres_zero(&r);
+	for (int a = 0; a < 3; a++) {
+		r.v[0] = a + 1;
+		ck_assert_int_eq(ledger_charge(st->usage, a, &r, 1000, 1100), 0);
+		ck_assert_int_eq(ledger_charge(st->ns, a, &r, 1000, 1010), 0);
+		st->last_start[a] = 1000 + a;
+	}
+	st->charged_until = 1100;
+	v = hmrf_state_select(st, _only, "physics,bio");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(names_count(v->names), 2);
+	ck_assert_str_eq(names_get(v->names, 0), "physics");
+	ck_assert_str_eq(names_get(v->names, 1), "bio");
+	ck_assert_int_eq(names_find(v->names, "chem"), -ENOENT);
+	ck_assert_int_eq(ledger_usage(v->usage, 1, &u), 0);
+	ck_assert_double_eq_tol(u.v[0], 300, 1e-9);
+	ck_assert_int_eq(ledger_usage(v->ns, 1, &u), 0);
+	ck_assert_double_eq_tol(u.v[0], 30, 1e-9);
+	ck_assert_double_eq(v->last_start[1], 1002);
+	ck_assert_double_eq(v->charged_until, 1100);
+	ck_assert_int_eq(ledger_count(v->usage), 2);
+	hmrf_state_destroy(&v);
+	v = hmrf_state_select(st, _only, "");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(names_count(v->names), 0);
+	hmrf_state_destroy(&v);
+	ck_assert_ptr_null(ledger_select(st->usage, bad, 1));
+	ck_assert_int_eq(errno, EINVAL);
+	hmrf_state_destroy(&st);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hmrf_state");
@@ -122,6 +171,7 @@ int main(void)
 
 	tcase_add_test(tc, test_roundtrip_through_file);
 	tcase_add_test(tc, test_bad_documents);
+	tcase_add_test(tc, test_select);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

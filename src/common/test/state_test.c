@@ -1,16 +1,23 @@
 /*
  * state_test.c - Check tests of state.c: atomic save, safe permissions,
  * and truncated, corrupt, zeroed, foreign, wrong-kind and wrong-version
- * files rejected with a clear error and the fallback used.
+ * files rejected with a clear error and the fallback used; files shared
+ * with everyone or, through an ACL, one reader.
  */
+#define _GNU_SOURCE /* setresuid, setresgid */
 #include <check.h>
 
 #include "check_run.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "../state.h"
@@ -208,6 +215,106 @@ START_TEST(test_crash_between_renames)
 }
 END_TEST
 
+/* Save with reader, as state_save_shared() or state_publish(). */
+static void _save_as(int generation, long reader, bool publish)
+{
+	json_object *doc = json_object_new_object();
+	horae_err_t err;
+	int rc;
+
+	json_object_object_add(doc, "generation",
+			       json_object_new_int(generation));
+	rc = publish ? state_publish(path, "horae-test", 1, doc, reader, &err) :
+		       state_save_shared(path, "horae-test", 1, doc, reader,
+					 &err);
+	ck_assert_msg(rc == 0, "%s", err.text);
+	json_object_put(doc);
+}
+
+static mode_t _mode(const char *p)
+{
+	struct stat st;
+
+	ck_assert_int_eq(lstat(p, &st), 0);
+	return st.st_mode & 0777;
+}
+
+START_TEST(test_shared_modes)
+{
+	char old[320];
+	horae_err_t err;
+	json_object *doc = json_object_new_object();
+
+	snprintf(old, sizeof(old), "%s.old", path);
+	ck_assert_int_eq(state_save_shared(path, "k", 1, doc, -3, &err),
+			 -EINVAL);
+	json_object_put(doc);
+	_save_as(1, STATE_READER_ALL, false);
+	ck_assert_int_eq(_mode(path), 0644);
+	_save_as(2, STATE_READER_ALL, false);
+	ck_assert_int_eq(_mode(old), 0644);
+	/* Private again: the new file and the kept one are both 0600. */
+	_save_as(3, STATE_READER_NONE, false);
+	ck_assert_int_eq(_mode(path), 0600);
+	ck_assert_int_eq(_mode(old), 0600);
+}
+END_TEST
+
+/* Whether uid can open path, tried in a child that becomes uid. */
+static bool _can_read_as(long uid)
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		int fd;
+
+		if (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
+		    setresuid(uid, uid, uid))
+			_exit(2);
+		fd = open(path, O_RDONLY);
+		_exit(fd >= 0 ? 0 : errno == EACCES ? 1 : 3);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_le(WEXITSTATUS(status), 1);
+	return WEXITSTATUS(status) == 0;
+}
+
+START_TEST(test_publish_one_reader)
+{
+	char tmp[320], old[320], target[320], buf[64];
+	horae_err_t warn, err;
+	int rc;
+
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	snprintf(old, sizeof(old), "%s.old", path);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	ck_assert_int_eq(chmod(dir, 0755), 0);
+	/* A planted link at PATH.new is replaced, never written through. */
+	_write_file(target, "untouched", 9);
+	ck_assert_int_eq(symlink(target, tmp), 0);
+	_save_as(1, 65534, true);
+	ck_assert_int_eq(_read_file(target, buf, sizeof(buf)), 9);
+	ck_assert_str_eq(buf, "untouched");
+	ck_assert_int_eq(access(tmp, F_OK), -1);
+	ck_assert_int_eq(access(old, F_OK), -1); /* a view keeps no .old */
+	ck_assert_int_eq(_load(&rc, &warn, &err), 1);
+	ck_assert_int_eq(_mode(path) & 0707, 0600); /* others: nothing */
+	ck_assert_int_gt(getxattr(path, "system.posix_acl_access", NULL, 0),
+			 0);
+	_save_as(2, 65534, true);
+	ck_assert_int_eq(_load(&rc, &warn, &err), 2);
+	if (geteuid() != 0)
+		return; /* the reads below need to become other users */
+	ck_assert_msg(_can_read_as(65534), "the reader cannot read its view");
+	ck_assert_msg(!_can_read_as(1), "another user can read the view");
+	_save_as(3, STATE_READER_ALL, true);
+	ck_assert(_can_read_as(1));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("state");
@@ -223,6 +330,8 @@ int main(void)
 			    sizeof(damage) / sizeof(damage[0]));
 	tcase_add_test(tc, test_both_bad_refuses);
 	tcase_add_test(tc, test_crash_between_renames);
+	tcase_add_test(tc, test_shared_modes);
+	tcase_add_test(tc, test_publish_one_reader);
 	suite_add_tcase(s, tc);
 
 	return check_run(s);

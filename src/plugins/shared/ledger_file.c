@@ -68,14 +68,15 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
 }
 
 void ledger_file_save(const char *path, const char *kind,
-		      const hmrf_state_t *snap)
+		      const hmrf_state_t *snap, long reader)
 {
 	json_object *doc = hmrf_state_to_json(snap);
 	horae_err_t err;
 
 	if (!doc)
 		error("%s: cannot save state: out of memory", plugin_type);
-	else if (state_save(path, kind, HMRF_STATE_VERSION, doc, &err))
+	else if (state_save_shared(path, kind, HMRF_STATE_VERSION, doc, reader,
+				   &err))
 		error("%s: cannot save state: %s", plugin_type, err.text);
 	json_object_put(doc);
 }

@@ -22,9 +22,10 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
 			       const window_spec_t *w, double bucket,
 			       const char *tres, bool *fatal);
 
-/* Write snap (not consumed) to path as kind; logs failures.  Call it with
- * no lock held: it is the slow part. */
+/* Write snap (not consumed) to path as kind, readable by reader as well
+ * (state_save_shared()); logs failures.  Call it with no lock held: it is
+ * the slow part. */
 void ledger_file_save(const char *path, const char *kind,
-		      const hmrf_state_t *snap);
+		      const hmrf_state_t *snap, long reader);
 
 #endif /* HORAE_LEDGER_FILE_H */

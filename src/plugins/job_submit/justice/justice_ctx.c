@@ -148,7 +148,10 @@ void justice_ctx_save(const char *path, json_object *snap)
 
 	if (!snap)
 		error("%s: cannot save state: out of memory", plugin_type);
-	else if (state_save(path, JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION,
-			    snap, &err))
+	/* Readable by all: sfair -D shows the learnt fractions and counts,
+	 * which are the cluster's, not any account's usage. */
+	else if (state_save_shared(path, JUSTICE_STATE_KIND,
+				   JUSTICE_STATE_VERSION, snap,
+				   STATE_READER_ALL, &err))
 		error("%s: cannot save state: %s", plugin_type, err.text);
 }

@@ -17,6 +17,7 @@
 #include "hmrf_ctx.h"
 #include "hmrf_eunomia.h"
 #include "ledger_file.h"
+#include "views.h"
 
 extern const char plugin_type[];
 
@@ -146,5 +147,5 @@ hmrf_state_t *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx)
 
 void hmrf_ctx_save(const char *path, const hmrf_state_t *snap)
 {
-	ledger_file_save(path, HMRF_STATE_KIND, snap);
+	ledger_file_save(path, HMRF_STATE_KIND, snap, views_file_reader());
 }

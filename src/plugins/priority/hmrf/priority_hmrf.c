@@ -33,6 +33,7 @@
 #include "hmrf_read_conf.h"
 #include "hmrf_recalc.h"
 #include "periodic.h"
+#include "views.h"
 
 const char plugin_name[] = "Horae H-MRF long-term multi-resource fairness";
 const char plugin_type[] = "priority/hmrf";
@@ -57,8 +58,44 @@ static void _save(hmrf_state_t *snap, char *path)
 		hmrf_ctx_save(path, snap);
 	else if (!snap)
 		error("%s: cannot save state: out of memory", plugin_type);
-	hmrf_state_destroy(&snap);
 	xfree(path);
+}
+
+/* One reader's part of the usage, for views_publish(). */
+static json_object *_cut_state(void *snap, const view_reader_t *r)
+{
+	hmrf_state_t *part = hmrf_state_select(snap, view_reader_keeps,
+					       (void *)r);
+	json_object *doc = part ? hmrf_state_to_json(part) : NULL;
+
+	hmrf_state_destroy(&part);
+	return doc;
+}
+
+/*
+ * Publish what sfair reads: the view of the shares (readable as
+ * PrivateData says) and, under PrivateData=usage, each user's part of the
+ * usage and of the shares.  No lock held; nothing reads these back.
+ */
+static void _publish(hmrf_state_t *snap, json_object *shares,
+		     const char *shares_path)
+{
+	view_readers_t *readers = views_readers();
+	const char *dir = slurm_conf.state_save_location;
+	horae_err_t err;
+
+	if (shares && state_save_shared(shares_path, HMRF_SHARES_KIND,
+					HMRF_SHARES_VERSION, shares,
+					views_file_reader(), &err))
+		error("%s: %s", plugin_type, err.text);
+	if (snap)
+		views_publish(dir, "horae_hmrf.state", HMRF_STATE_KIND,
+			      HMRF_STATE_VERSION, _cut_state, snap, readers);
+	if (shares)
+		views_publish(dir, "horae_hmrf.shares", HMRF_SHARES_KIND,
+			      HMRF_SHARES_VERSION, views_cut_accounts, shares,
+			      readers);
+	view_readers_destroy(&readers);
 }
 
 static void _recalc_once(void)
@@ -68,7 +105,6 @@ static void _recalc_once(void)
 	hmrf_state_t *snap;
 	json_object *shares;
 	char *path, *shares_path;
-	horae_err_t err;
 	DEF_TIMERS;
 
 	START_TIMER;
@@ -87,10 +123,8 @@ static void _recalc_once(void)
 	END_TIMER;
 	log_flag(PRIO, "%s: recalculation took %s", plugin_type, TIME_STR);
 	_save(snap, path);
-	/* The view for sfair; nothing reads it back. */
-	if (shares && state_save(shares_path, HMRF_SHARES_KIND,
-				 HMRF_SHARES_VERSION, shares, &err))
-		error("%s: %s", plugin_type, err.text);
+	_publish(snap, shares, shares_path);
+	hmrf_state_destroy(&snap);
 	json_object_put(shares);
 	xfree(shares_path);
 }
@@ -150,6 +184,7 @@ int fini(void)
 	hmrf_ctx_destroy(&ctx);
 	slurm_mutex_unlock(&mutex);
 	_save(snap, path);
+	hmrf_state_destroy(&snap);
 	return SLURM_SUCCESS;
 }
 

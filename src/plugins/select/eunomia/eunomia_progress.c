@@ -25,6 +25,7 @@
 #include "common/hmrf_state.h"
 #include "eunomia_progress.h"
 #include "ledger_file.h"
+#include "views.h"
 
 extern const char plugin_type[];
 
@@ -221,7 +222,8 @@ static hmrf_state_t *_snapshot_locked(eunomia_progress_t *p, char **path)
 static void _save(hmrf_state_t *snap, char *path)
 {
 	if (snap)
-		ledger_file_save(path, EUNOMIA_STATE_KIND, snap);
+		ledger_file_save(path, EUNOMIA_STATE_KIND, snap,
+				 STATE_READER_NONE);
 	else
 		error("%s: cannot save state: out of memory", plugin_type);
 	hmrf_state_destroy(&snap);
@@ -255,16 +257,25 @@ static json_object *_shares_locked(eunomia_progress_t *p, double now)
 }
 
 /* Publish doc (consumed; NULL: nothing to publish yet) next to the
- * state file; no lock held. */
-static void _publish(json_object *doc, const char *path)
+ * state file, readable as PrivateData says, and under PrivateData=usage
+ * each user's part of it (views.h) when views; no lock held. */
+static void _publish(json_object *doc, const char *path, bool views)
 {
+	view_readers_t *readers;
 	horae_err_t err;
 
 	if (!doc)
 		return;
-	if (state_save(path, EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION, doc,
-		       &err))
+	if (state_save_shared(path, EUNOMIA_SHARES_KIND,
+			      EUNOMIA_SHARES_VERSION, doc, views_file_reader(),
+			      &err))
 		error("%s: %s", plugin_type, err.text);
+	readers = views ? views_readers() : NULL;
+	if (views)
+		views_publish(slurm_conf.state_save_location, "horae_eunomia.shares",
+			      EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
+			      views_cut_accounts, doc, readers);
+	view_readers_destroy(&readers);
 	json_object_put(doc);
 }
 
@@ -315,6 +326,9 @@ fail:
 	return NULL;
 }
 
+static void _tick(eunomia_progress_t *p, bool views);
+static void _cache_rates_locked(eunomia_progress_t *p);
+
 void eunomia_progress_destroy(eunomia_progress_t **pp)
 {
 	eunomia_progress_t *p;
@@ -323,7 +337,7 @@ void eunomia_progress_destroy(eunomia_progress_t **pp)
 
 	if (!pp || !(p = *pp))
 		return;
-	eunomia_progress_tick(p);
+	_tick(p, false);
 	slurm_mutex_lock(&p->mutex);
 	snap = _snapshot_locked(p, &path);
 	slurm_mutex_unlock(&p->mutex);
@@ -356,6 +370,9 @@ void eunomia_progress_reconfig(eunomia_progress_t *p, eunomia_conf_t *conf)
 	memset(p->mono_rate, 0, p->mono_cap * sizeof(double));
 	p->common_rate = 0;
 	p->gap_dirty = true;
+	/* slurmctld holds its node write lock here: refill the caches, or
+	 * the period thread publishes nothing until the next job starts. */
+	_cache_rates_locked(p);
 	slurm_mutex_unlock(&p->mutex);
 }
 
@@ -380,6 +397,9 @@ void eunomia_progress_nodes_changed(eunomia_progress_t *p)
 	memset(p->mono_rate, 0, p->mono_cap * sizeof(double));
 	p->common_rate = 0;
 	p->gap_dirty = true;
+	/* slurmctld holds its node write lock here: refill the caches, or
+	 * the period thread publishes nothing until the next job starts. */
+	_cache_rates_locked(p);
 	slurm_mutex_unlock(&p->mutex);
 }
 
@@ -503,7 +523,9 @@ static void _charge_all_locked(eunomia_progress_t *p, double now)
 	p->st->charged_until = now;
 }
 
-void eunomia_progress_tick(eunomia_progress_t *p)
+/* Charge, save and publish; the users' views (which take slurmctld's
+ * locks) only from the period thread, never at shutdown. */
+static void _tick(eunomia_progress_t *p, bool views)
 {
 	double now = (double)time(NULL);
 	hmrf_state_t *snap;
@@ -516,7 +538,12 @@ void eunomia_progress_tick(eunomia_progress_t *p)
 	shares = _shares_locked(p, now);
 	slurm_mutex_unlock(&p->mutex);
 	_save(snap, path);
-	_publish(shares, p->shares_path);
+	_publish(shares, p->shares_path, views);
+}
+
+void eunomia_progress_tick(eunomia_progress_t *p)
+{
+	_tick(p, true);
 }
 
 /* --- shares ---------------------------------------------------------------- */

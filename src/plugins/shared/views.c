@@ -1,0 +1,231 @@
+/*
+ * views.c - see views.h.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "slurm/slurm.h"
+
+#include "src/common/assoc_mgr.h"
+#include "src/common/list.h"
+#include "src/common/log.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
+#include "src/slurmctld/slurmctld.h"
+
+#include "common/state.h"
+#include "views.h"
+
+extern const char plugin_type[];
+
+/* select/eunomia is loaded by slurmd too, which has no job list: these
+ * resolve in slurmctld only. */
+#pragma weak job_list
+#pragma weak lock_slurmctld
+#pragma weak unlock_slurmctld
+
+#define VIEW_DIR "horae_view"
+
+bool views_private(void)
+{
+	return slurm_conf.private_data & PRIVATE_DATA_USAGE;
+}
+
+long views_file_reader(void)
+{
+	return views_private() ? STATE_READER_NONE : STATE_READER_ALL;
+}
+
+/* Whether uid reads the plugins' own files anyway. */
+static bool _privileged(uid_t uid)
+{
+	return uid == 0 || uid == slurm_conf.slurm_user_id;
+}
+
+static void _add(view_readers_t *r, uid_t uid, const char *account)
+{
+	if (_privileged(uid) || uid == NO_VAL || (account && !account[0]))
+		return;
+	if (view_readers_add(r, (long)uid, account))
+		error("%s: out of memory listing who may see which account",
+		      plugin_type);
+}
+
+view_readers_t *views_readers(void)
+{
+	slurmctld_lock_t jlocks = { .job = READ_LOCK };
+	assoc_mgr_lock_t alocks = { .assoc = READ_LOCK, .user = READ_LOCK };
+	view_readers_t *r;
+	ListIterator it;
+	job_record_t *job;
+	slurmdb_assoc_rec_t *assoc;
+	slurmdb_user_rec_t *user;
+
+	if (!views_private() || !&lock_slurmctld)
+		return NULL;
+	if (!(r = view_readers_create())) {
+		error("%s: out of memory listing who may see which account",
+		      plugin_type);
+		return NULL;
+	}
+	lock_slurmctld(jlocks);
+	assoc_mgr_lock(&alocks);
+	if (job_list) {
+		it = list_iterator_create(job_list);
+		while ((job = list_next(it)))
+			if (job->account)
+				_add(r, job->user_id, job->account);
+		list_iterator_destroy(it);
+	}
+	if (assoc_mgr_assoc_list) {
+		it = list_iterator_create(assoc_mgr_assoc_list);
+		while ((assoc = list_next(it)))
+			if (assoc->user && assoc->acct)
+				_add(r, assoc->uid, assoc->acct);
+		list_iterator_destroy(it);
+	}
+	if (assoc_mgr_user_list) {
+		it = list_iterator_create(assoc_mgr_user_list);
+		while ((user = list_next(it)))
+			if (user->admin_level >= SLURMDB_ADMIN_OPERATOR)
+				_add(r, user->uid, NULL);
+		list_iterator_destroy(it);
+	}
+	assoc_mgr_unlock(&alocks);
+	unlock_slurmctld(jlocks);
+	return r;
+}
+
+json_object *views_cut_accounts(void *doc, const view_reader_t *r)
+{
+	return view_select_accounts(doc, view_reader_keeps, (void *)r);
+}
+
+/*
+ * The view directory, made if missing: others may pass through it but not
+ * list it, so nobody learns who has a view.  NULL (logged) on failure.
+ */
+static char *_dir(const char *state_dir)
+{
+	char *dir = xstrdup_printf("%s/%s", state_dir, VIEW_DIR);
+	struct stat st;
+
+	if (mkdir(dir, 0711) && errno != EEXIST) {
+		error("%s: cannot make %s: %m", plugin_type, dir);
+		xfree(dir);
+		return NULL;
+	}
+	if (lstat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		error("%s: %s is not a directory; no views published",
+		      plugin_type, dir);
+		xfree(dir);
+		return NULL;
+	}
+	if ((st.st_mode & 07777) != 0711 && chmod(dir, 0711))
+		error("%s: cannot set the mode of %s: %m", plugin_type, dir);
+	return dir;
+}
+
+/* Remove the views of name whose uid is not a reader, and any NAME.new
+ * a cut publication left behind. */
+static void _prune(const char *dir, const char *name,
+		   const view_readers_t *readers)
+{
+	DIR *d = opendir(dir);
+	size_t len = strlen(name);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *rest, *path;
+		long uid = strtol(e->d_name, &rest, 10);
+		bool current, leftover;
+
+		if (rest == e->d_name || *rest++ != '.' ||
+		    strncmp(rest, name, len))
+			continue;
+		current = !rest[len];
+		leftover = !strcmp(rest + len, ".new");
+		if (!current && !leftover)
+			continue;
+		if (current && view_readers_find(readers, uid))
+			continue;
+		path = xstrdup_printf("%s/%s", dir, e->d_name);
+		if (unlink(path) && errno != ENOENT)
+			error("%s: cannot remove %s: %m", plugin_type, path);
+		xfree(path);
+	}
+	closedir(d);
+}
+
+/* Whether publishing name failed last time, so a lasting failure is
+ * logged once. */
+static bool *_failing(const char *name)
+{
+	static struct {
+		char name[64];
+		bool failing;
+	} seen[8];
+
+	for (size_t i = 0; i < sizeof(seen) / sizeof(seen[0]); i++) {
+		if (!seen[i].name[0])
+			strlcpy(seen[i].name, name, sizeof(seen[i].name));
+		if (!strcmp(seen[i].name, name))
+			return &seen[i].failing;
+	}
+	return &seen[0].failing;
+}
+
+void views_publish(const char *state_dir, const char *name,
+		   const char *kind, int version,
+		   json_object *(*cut)(void *src, const view_reader_t *r),
+		   void *src, const view_readers_t *readers)
+{
+	bool *failing = _failing(name);
+	char *dir = NULL;
+	int n = view_readers_count(readers), failed = 0;
+	horae_err_t err = { 0 }, first = { 0 };
+
+	if (!readers) {
+		/* Not private (any more): no view of anybody stays. */
+		dir = xstrdup_printf("%s/%s", state_dir, VIEW_DIR);
+		_prune(dir, name, NULL);
+		xfree(dir);
+		return;
+	}
+	if (!(dir = _dir(state_dir)))
+		return;
+	for (int i = 0; i < n; i++) {
+		const view_reader_t *r = view_readers_get(readers, i);
+		long uid = view_reader_uid(r);
+		json_object *doc = cut(src, r);
+		char *path = xstrdup_printf("%s/%ld.%s", dir, uid, name);
+
+		if (!doc)
+			snprintf(err.text, sizeof(err.text),
+				 "%s: out of memory", path);
+		if (!doc ||
+		    state_publish(path, kind, version, doc, uid, &err)) {
+			if (!failed++)
+				first = err;
+		}
+		json_object_put(doc);
+		xfree(path);
+	}
+	_prune(dir, name, readers);
+	if (failed && !*failing)
+		error("%s: cannot publish %d of %d views of %s (PrivateData=usage); the first: %s",
+		      plugin_type, failed, n, name, first.text);
+	else if (!failed && *failing)
+		info("%s: views of %s published again", plugin_type, name);
+	*failing = failed;
+	xfree(dir);
+}

@@ -1,0 +1,51 @@
+/*
+ * views.h - what sfair may read of the files the plugins publish, as
+ * PrivateData says.  Without PrivateData=usage the published files are
+ * readable by everyone, as sshare's figures are.  With it they stay
+ * private to SlurmUser and each user instead gets, every period, the part
+ * they may see in StateSaveLocation/horae_view/UID.NAME, readable by that
+ * user alone (a POSIX ACL): the accounts the user has jobs or
+ * associations in; an operator (AdminLevel Operator or Admin in
+ * slurmdbd) gets every account.  The cutting is the core's (view.h).
+ */
+#ifndef HORAE_VIEWS_H
+#define HORAE_VIEWS_H
+
+#include <stdbool.h>
+
+#include <json-c/json.h>
+
+#include "common/view.h"
+
+/* Whether PrivateData hides usage. */
+bool views_private(void);
+
+/* Who may read the plugin's own published files besides SlurmUser:
+ * STATE_READER_ALL, or STATE_READER_NONE under PrivateData=usage. */
+long views_file_reader(void);
+
+/*
+ * The readers under PrivateData=usage: each user with a job in slurmctld
+ * (its accounts) or an association (its accounts), each operator (every
+ * account); not root nor SlurmUser, who read the plugins' own files.
+ * Takes the job read and assoc_mgr read locks: call with none held.
+ * Returns NULL when usage is not private.
+ */
+view_readers_t *views_readers(void);
+
+/*
+ * Publish as StateSaveLocation/horae_view/UID.name, for each reader, the
+ * document cut(src, reader) returns (consumed), as kind, version; remove
+ * the views of name of users who are no longer readers (all of them when
+ * readers is NULL).  Logs failures, once per kind of failure until it
+ * works again.  Call with no lock held.
+ */
+void views_publish(const char *state_dir, const char *name,
+		   const char *kind, int version,
+		   json_object *(*cut)(void *src, const view_reader_t *r),
+		   void *src, const view_readers_t *readers);
+
+/* A cut for the shares documents: the rows of the reader's accounts. */
+json_object *views_cut_accounts(void *doc, const view_reader_t *r);
+
+#endif /* HORAE_VIEWS_H */

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# t0032: sfair under PrivateData=usage on a real cluster.  Users who are
+# not operators see only the accounts they have jobs in (their own view,
+# published by priority/hmrf and select/eunomia, readable by them alone);
+# root sees every account; a user without jobs is told why there is
+# nothing; nobody can read another user's view.  Without PrivateData the
+# plugins' files are readable by all and the views go away.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+. "$HERE/lib/cluster.sh"
+
+hc_test_setup t0032
+dir=$HC_RUNDIR
+state=$dir/state
+sfair=$HORAE_BINDIR/sfair
+# Two users who exist on every Debian system: nobody, and daemon (uid 1).
+as() {
+	local uid=$1
+	shift
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+		env SLURM_CONF="$SLURM_CONF" "$@"
+}
+HC_NODES=$'n1 4 4000 gen1\nn2 4 4000 gen2' \
+HC_EUNOMIA_CONF=$'SpeedMap=gen1:1,gen2:2\nWindow=none\nPeriod=1s' \
+HC_HMRF_CONF=$'Period=1s' HC_EXTRA_CONF='PrivateData=usage' hc_start
+tap_ok "a cluster with PrivateData=usage started" $? || tap_done
+cd "$dir" || exit 1
+
+# One running job in an account of its own for root, nobody and daemon.
+sbatch -A ops -n 1 -o /dev/null --wrap 'sleep 120' >/dev/null
+as 65534 sbatch -A nobodys -n 1 -D /tmp -o /dev/null --wrap 'sleep 120' \
+	>/dev/null
+as 1 sbatch -A daemons -n 1 -D /tmp -o /dev/null --wrap 'sleep 120' \
+	>/dev/null
+for _ in $(seq 100); do
+	[ "$(squeue -h -t R | wc -l)" = 3 ] && break
+	sleep 0.2
+done
+tap_check "three jobs of three users run" test "$(squeue -h -t R | wc -l)" = 3
+# Views follow each period; wait for both plugins' views of both users.
+views="$state/horae_view/65534.horae_hmrf.state $state/horae_view/1.horae_hmrf.state $state/horae_view/65534.horae_eunomia.shares $state/horae_view/1.horae_hmrf.shares"
+for _ in $(seq 50); do
+	missing=0
+	for f in $views; do [ -f "$f" ] || missing=1; done
+	[ $missing = 0 ] && break
+	sleep 0.2
+done
+sleep 2 # a period with usage charged
+tap_ok "each user got a view of usage, shares and progress" $missing \
+	"$(ls -l "$state/horae_view" 2>&1)"
+
+mode() { stat -c %a "$1" 2>&1; }
+tap_check "the plugins' own files are private ($(mode "$state/horae_hmrf.state") $(mode "$state/horae_hmrf.shares") $(mode "$state/horae_eunomia.shares"))" \
+	test "$(mode "$state/horae_hmrf.state")$(mode "$state/horae_hmrf.shares")$(mode "$state/horae_eunomia.shares")" = 600600600
+tap_check "Justice's state, the cluster's and no account's, is readable by all ($(mode "$state/horae_justice.state"))" \
+	test "$(mode "$state/horae_justice.state")" = 644
+tap_check "the view directory can be passed through but not listed ($(mode "$state/horae_view"))" \
+	test "$(mode "$state/horae_view")" = 711
+tap_check "root and SlurmUser get no view: they read the plugins' files" \
+	test -z "$(ls "$state/horae_view" | grep '^0\.')"
+
+accounts() { jq -r '[.accounts[].account] | sort | join(",")'; }
+out=$(as 65534 "$sfair" --json 2>&1)
+tap_check "nobody sees only its own account in sfair ($(accounts <<<"$out" 2>&1))" \
+	test "$(accounts <<<"$out")" = nobodys
+tap_check "sfair says it shows nobody's own view" \
+	test "$(jq -r .meta.own_view <<<"$out")" = true
+tap_check "nobody's account has usage, a contribution and a progress share" \
+	jq -e '.accounts[0] | (.used.cpu > 0) and (.shares.contribution > 0) and (.progress.share >= 0)' <<<"$out"
+out=$(as 1 "$sfair" -n -P -o Account,Used:cpu,ProgressShare 2>&1)
+tap_check "daemon sees only its own account ($(echo $out))" \
+	test "$(cut -d'|' -f1 <<<"$out")" = daemons
+out=$(as 1 "$sfair" -A nobodys,ops -n -P -o Account 2>&1)
+tap_check "asking for other accounts shows none of them ('$out')" \
+	test -z "$out"
+out=$("$sfair" --json 2>&1)
+tap_check "root sees all three accounts ($(accounts <<<"$out" 2>&1))" \
+	test "$(accounts <<<"$out")" = daemons,nobodys,ops
+tap_check "and reads the plugins' own files" \
+	test "$(jq -r .meta.own_view <<<"$out")" = false
+out=$(as 2 "$sfair" 2>&1)
+rc=$?
+tap_check "a user without jobs is refused (rc $rc) with the reason: $out" \
+	bash -c '[ '"$rc"' = 2 ] && grep -q "no view for you (uid 2)" <<<"$1"' _ "$out"
+tap_check "nobody cannot read daemon's view" \
+	bash -c '! setpriv --reuid=65534 --regid=65534 --clear-groups cat "$1" >/dev/null 2>&1' _ "$state/horae_view/1.horae_hmrf.state"
+tap_check "nor the plugins' own usage" \
+	bash -c '! setpriv --reuid=65534 --regid=65534 --clear-groups cat "$1" >/dev/null 2>&1' _ "$state/horae_hmrf.state"
+out=$(as 65534 "$sfair" -D -n -P 2>&1)
+rc=$?
+tap_check "sfair -D works for nobody too (rc $rc: $out)" test "$rc" = 0
+
+# PrivateData off: everything readable, no view left behind.
+sed -i '/^PrivateData=/d' "$SLURM_CONF"
+scontrol reconfigure
+for _ in $(seq 50); do
+	[ "$(mode "$state/horae_hmrf.state")" = 644 ] &&
+		[ -z "$(ls -A "$state/horae_view")" ] && break
+	sleep 0.2
+done
+tap_check "without PrivateData the usage file is readable by all ($(mode "$state/horae_hmrf.state"))" \
+	test "$(mode "$state/horae_hmrf.state")" = 644
+tap_check "and no view is left ($(ls -A "$state/horae_view" | tr '\n' ' '))" \
+	test -z "$(ls -A "$state/horae_view")"
+out=$(as 65534 "$sfair" --json 2>"$dir/sfair.err")
+tap_check "sfair warns of nothing ($(cat "$dir/sfair.err"))" \
+	test ! -s "$dir/sfair.err"
+tap_check "nobody now sees every account ($(accounts <<<"$out" 2>&1))" \
+	test "$(accounts <<<"$out")" = daemons,nobodys,ops
+tap_check "from the plugins' own files" \
+	test "$(jq -r .meta.own_view <<<"$out")" = false
+
+scancel -u root
+scancel -u nobody
+scancel -u daemon
+tap_done
