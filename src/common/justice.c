@@ -185,3 +185,8 @@ bool justice_kill_late(double now, double deadline, double cpus,
 {
 	return now > deadline && cpus > kill_above;
 }
+
+double justice_run_cap(double left)
+{
+	return left >= 60 ? floor(left / 60) * 60 : fmax(left, 1);
+}

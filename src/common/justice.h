@@ -99,6 +99,14 @@ int justice_estimate(const justice_history_t *h, const justice_params_t *p,
 		     horae_err_t *err);
 
 /*
+ * How long a deadline job starting left seconds before its deadline may
+ * run under Slurm, which sets its limit to the whole minutes left
+ * (job_scheduler.c, deadline_time_limit): a request's run_cap.  At least
+ * 1 s.
+ */
+double justice_run_cap(double left);
+
+/*
  * CREATE_OFFERS: given feasible jobs' reqCPUs in priority order
  * (justice_order) and free CPUs, offer each job its
  * reqCPUs while they last; a job that does not fit gets 0 and later

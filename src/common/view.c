@@ -144,7 +144,8 @@ json_object *view_select_accounts(json_object *doc,
 	kept = json_object_new_array();
 	if (!out || !kept)
 		goto nomem;
-	json_object_object_foreach(doc, key, val) {
+	json_object_object_foreach(doc, key, val)
+	{
 		if (!strcmp(key, "accounts"))
 			continue;
 		if (json_object_object_add(out, key, json_object_get(val))) {

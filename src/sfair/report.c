@@ -317,6 +317,61 @@ static json_object *_fraction(double f)
 	return isfinite(f) ? json_object_new_double(f) : NULL;
 }
 
+json_object *sfair_row_json(const sfair_report_t *r, const sfair_row_t *row)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "account",
+			       json_object_new_string(row->account));
+	json_object_object_add(o, "used", _vec(r, &row->used));
+	json_object_object_add(o, "non_sharing", _vec(r, &row->ns));
+	json_object_object_add(o, "beta",
+			       isinf(row->beta) ?
+				       NULL :
+				       json_object_new_double(row->beta));
+	json_object_object_add(o, "last_start", _when(row->last_start));
+	json_object_object_add(o, "sharing_loss",
+			       json_object_new_boolean(!isinf(row->beta) &&
+						       row->beta < 1));
+	if (row->has_hmrf) {
+		json_object *h = json_object_new_object();
+
+		json_object_object_add(
+			h, "contribution",
+			json_object_new_double(row->contribution));
+		json_object_object_add(h, "fair_share",
+				       _vec(r, &row->fair));
+		json_object_object_add(
+			h, "dominant_share",
+			row->dominant >= 0 ?
+				json_object_new_double(row->dominant) :
+				NULL);
+		json_object_object_add(
+			h, "aggregate_share",
+			row->aggregate >= 0 ?
+				json_object_new_double(row->aggregate) :
+				NULL);
+		json_object_object_add(o, "shares", h);
+	} else {
+		json_object_object_add(o, "shares", NULL);
+	}
+	if (row->has_progress) {
+		json_object *p = json_object_new_object();
+
+		json_object_object_add(p, "progress",
+				       json_object_new_double(row->progress));
+		json_object_object_add(p, "share",
+				       json_object_new_double(row->pshare));
+		json_object_object_add(
+			p, "fair_share",
+			json_object_new_double(r->fair_progress));
+		json_object_object_add(o, "progress", p);
+	} else {
+		json_object_object_add(o, "progress", NULL);
+	}
+	return o;
+}
+
 static json_object *_justice_json(const sfair_justice_t *j)
 {
 	json_object *o = json_object_new_object();
@@ -365,60 +420,8 @@ static void _json(FILE *out, const sfair_report_t *r)
 			       r->progress_file ? _when(r->progress_at) : NULL);
 	for (int i = 0; i < r->ntres; i++)
 		json_object_array_add(tres, json_object_new_string(r->tres[i]));
-	for (int a = 0; a < r->nrows; a++) {
-		const sfair_row_t *row = &r->rows[a];
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "account",
-				       json_object_new_string(row->account));
-		json_object_object_add(o, "used", _vec(r, &row->used));
-		json_object_object_add(o, "non_sharing", _vec(r, &row->ns));
-		json_object_object_add(o, "beta",
-				       isinf(row->beta) ?
-					       NULL :
-					       json_object_new_double(row->beta));
-		json_object_object_add(o, "last_start", _when(row->last_start));
-		json_object_object_add(o, "sharing_loss",
-				       json_object_new_boolean(!isinf(row->beta) &&
-							       row->beta < 1));
-		if (row->has_hmrf) {
-			json_object *h = json_object_new_object();
-
-			json_object_object_add(
-				h, "contribution",
-				json_object_new_double(row->contribution));
-			json_object_object_add(h, "fair_share",
-					       _vec(r, &row->fair));
-			json_object_object_add(
-				h, "dominant_share",
-				row->dominant >= 0 ?
-					json_object_new_double(row->dominant) :
-					NULL);
-			json_object_object_add(
-				h, "aggregate_share",
-				row->aggregate >= 0 ?
-					json_object_new_double(row->aggregate) :
-					NULL);
-			json_object_object_add(o, "shares", h);
-		} else {
-			json_object_object_add(o, "shares", NULL);
-		}
-		if (row->has_progress) {
-			json_object *p = json_object_new_object();
-
-			json_object_object_add(p, "progress",
-					       json_object_new_double(row->progress));
-			json_object_object_add(p, "share",
-					       json_object_new_double(row->pshare));
-			json_object_object_add(
-				p, "fair_share",
-				json_object_new_double(r->fair_progress));
-			json_object_object_add(o, "progress", p);
-		} else {
-			json_object_object_add(o, "progress", NULL);
-		}
-		json_object_array_add(accts, o);
-	}
+	for (int a = 0; a < r->nrows; a++)
+		json_object_array_add(accts, sfair_row_json(r, &r->rows[a]));
 	json_object_object_add(doc, "meta", meta);
 	json_object_object_add(doc, "tres", tres);
 	json_object_object_add(doc, "accounts", accts);

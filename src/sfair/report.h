@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <json-c/json.h>
+
 #include "common/justice_state.h"
 #include "common/tres.h"
 
@@ -114,6 +116,9 @@ void sfair_report_print(FILE *out, const sfair_report_t *r,
 			sfair_style_t style, bool noheader);
 
 /* Justice's fraction and counts, one row (table or parsable). */
+/* One account as --json shows it (a new object the caller owns). */
+json_object *sfair_row_json(const sfair_report_t *r, const sfair_row_t *row);
+
 void sfair_justice_print(FILE *out, const sfair_report_t *r,
 			 sfair_style_t style, bool noheader);
 

@@ -6,7 +6,8 @@
  * non-sharing allocation over the same window, and its sharing degree
  * beta.  It reads the plugin's state file (read-only; it never contacts
  * slurmctld), or under PrivateData=usage the user's own view of it
- * (views.h in the plugins), and brings the window up to the current time,
+ * (views.h in the plugins; --explain alone asks slurmctld, once, in
+ * explain.c), and brings the window up to the current time,
  * so usage that
  * left the window is not shown; it warns when the file has not been written
  * for three periods.  How the rows are printed (table, -p/-P, --json,
@@ -36,7 +37,10 @@
 #include "common/justice_history.h"
 #include "common/justice_state.h"
 #include "common/state.h"
+#include "common/justice_conf.h"
 #include "check_config.h"
+#include "explain.h"
+#include "explain_print.h"
 #include "report.h"
 
 typedef struct opts {
@@ -46,6 +50,7 @@ typedef struct opts {
 	const char *format;	/* -o: field list */
 	sfair_style_t style;
 	bool noheader, long_list, deadlines;
+	long explain; /* --explain JOBID; 0: none */
 	double at;
 } opts_t;
 
@@ -64,6 +69,10 @@ static void _usage(FILE *out)
 		"      --json            one JSON document (every field)\n"
 		"  -D, --deadlines       job_submit/justice's learnt fraction\n"
 		"                        and counts instead of the accounts\n"
+		"      --explain=JOBID   why this job is where it is: its\n"
+		"                        factors, the accounts ranked above it,\n"
+		"                        Justice's estimate for a deadline job\n"
+		"                        (asks slurmctld once; text or --json)\n"
 		"  -n, --noheader        no header line\n"
 		"  -S, --state=FILE      priority/hmrf's state file (default:\n"
 		"                        StateSaveLocation/horae_hmrf.state from\n"
@@ -261,8 +270,10 @@ static char *_load_hmrf_shares(const char *prefix, hmrf_shares_t *out)
 	return path;
 }
 
-/* job_submit/justice's history and counts, into *out. */
-static char *_load_justice(const char *prefix, sfair_justice_t *out)
+/* job_submit/justice's history and counts, into *out; the history into
+ * *keep (to destroy) too. */
+static char *_load_justice(const char *prefix, sfair_justice_t *out,
+			   justice_history_t **keep)
 {
 	json_object *doc, *h = NULL, *c = NULL;
 	justice_history_t *hist = NULL;
@@ -287,6 +298,8 @@ static char *_load_justice(const char *prefix, sfair_justice_t *out)
 		out->min = out->jobs ? justice_history_min(hist) : NAN;
 		out->max = out->jobs ? justice_history_max(hist) : NAN;
 		out->file = path;
+		*keep = hist;
+		hist = NULL;
 	}
 	justice_history_destroy(&hist);
 	json_object_put(doc);
@@ -351,6 +364,33 @@ nomem:
 	return 2;
 }
 
+/* --explain: Justice's configuration beside slurm.conf, then the job. */
+static int _explain(const opts_t *o, const sfair_report_t *rep,
+		    const justice_history_t *hist)
+{
+	const char *conf = sfair_slurm_conf();
+	const char *slash = strrchr(conf, '/');
+	justice_conf_t jconf;
+	sfair_explain_t x;
+	horae_err_t err;
+	char path[4096];
+	int rc;
+
+	snprintf(path, sizeof(path), "%.*sjustice.conf",
+		 slash ? (int)(slash - conf + 1) : 0, conf);
+	justice_conf_init(&jconf);
+	rc = justice_conf_read(&jconf, path, &err);
+	if (rc && rc != -ENOENT) {
+		fprintf(stderr, "sfair: %s\n", err.text);
+		return 2;
+	}
+	rc = sfair_explain_load(&x, (uint32_t)o->explain, rep, hist, &jconf);
+	if (!rc)
+		sfair_explain_print(stdout, &x, rep, o->style);
+	sfair_explain_free(&x);
+	return rc;
+}
+
 static int _parse_args(int argc, char **argv, opts_t *o)
 {
 	static const struct option longopts[] = {
@@ -365,6 +405,7 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 		{ "state", required_argument, NULL, 'S' },
 		{ "at", required_argument, NULL, 'T' },
 		{ "check-config", optional_argument, NULL, 'C' },
+		{ "explain", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -392,6 +433,16 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 			}
 			break;
 		case 'C': o->check = optarg ? optarg : ""; break;
+		case 'E':
+			errno = 0;
+			o->explain = strtol(optarg, &end, 10);
+			if (errno || *end || o->explain <= 0 ||
+			    o->explain > 0xfffffffdL) {
+				fprintf(stderr, "sfair: --explain=%s: not a job id\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case 'h': _usage(stdout); exit(EXIT_SUCCESS);
 		case 'V':
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
@@ -422,6 +473,7 @@ int main(int argc, char **argv)
 	sfair_justice_t justice = { 0 };
 	char *shares_path = NULL, *justice_path = NULL, *view_path = NULL;
 	char *prefix = NULL, *main_prefix = NULL;
+	justice_history_t *hist = NULL;
 	char window[64] = "none", msg[256];
 	int rc = 2, nfields;
 	bool o_at_given;
@@ -484,7 +536,7 @@ int main(int argc, char **argv)
 		rep.fair_progress = shares.fair;
 	}
 	/* Justice's state is the cluster's, readable by all: never a view. */
-	if ((justice_path = _load_justice(main_prefix, &justice)))
+	if ((justice_path = _load_justice(main_prefix, &justice, &hist)))
 		rep.justice = &justice;
 	nfields = o.format ?
 			  sfair_fields_parse(o.format, &rep, fields, msg,
@@ -519,6 +571,10 @@ int main(int argc, char **argv)
 		rc = 2;
 		goto cleanup;
 	}
+	if (o.explain) {
+		rc = _explain(&o, &rep, hist);
+		goto cleanup;
+	}
 	if (o.deadlines && o.style != SFAIR_JSON)
 		sfair_justice_print(stdout, &rep, o.style, o.noheader);
 	else
@@ -532,6 +588,7 @@ cleanup:
 	free(view_path);
 	free(prefix);
 	free(main_prefix);
+	justice_history_destroy(&hist);
 	hmrf_shares_free(&view);
 	eunomia_shares_free(&shares);
 	json_object_put(doc);

@@ -29,8 +29,8 @@ cd "$dir" || exit 1
 
 # One running job in an account of its own for root, nobody and daemon.
 sbatch -A ops -n 1 -o /dev/null --wrap 'sleep 120' >/dev/null
-as 65534 sbatch -A nobodys -n 1 -D /tmp -o /dev/null --wrap 'sleep 120' \
-	>/dev/null
+nj=$(as 65534 sbatch --parsable -A nobodys -n 1 -D /tmp -o /dev/null \
+	--wrap 'sleep 120')
 as 1 sbatch -A daemons -n 1 -D /tmp -o /dev/null --wrap 'sleep 120' \
 	>/dev/null
 for _ in $(seq 100); do
@@ -79,6 +79,9 @@ tap_check "root sees all three accounts ($(accounts <<<"$out" 2>&1))" \
 	test "$(accounts <<<"$out")" = daemons,nobodys,ops
 tap_check "and reads the plugins' own files" \
 	test "$(jq -r .meta.own_view <<<"$out")" = false
+out=$(as 65534 "$sfair" --json --explain="$nj" 2>&1)
+tap_check "nobody's --explain of its job shows its account from its view" \
+	jq -e '.job.account == "nobodys" and .account.account == "nobodys" and .meta.own_view' <<<"$out"
 out=$(as 2 "$sfair" 2>&1)
 rc=$?
 tap_check "a user without jobs is refused (rc $rc) with the reason: $out" \

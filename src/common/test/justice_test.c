@@ -225,6 +225,18 @@ START_TEST(test_offers_and_order)
 }
 END_TEST
 
+/* Slurm's whole-minute limit for a deadline job. */
+START_TEST(test_run_cap)
+{
+	ck_assert_double_eq(justice_run_cap(179), 120);
+	ck_assert_double_eq(justice_run_cap(180), 180);
+	ck_assert_double_eq(justice_run_cap(60), 60);
+	ck_assert_double_eq(justice_run_cap(59), 59);
+	ck_assert_double_eq(justice_run_cap(0.2), 1);
+	ck_assert_double_eq(justice_run_cap(-5), 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("justice");
@@ -236,6 +248,7 @@ int main(void)
 	tcase_add_test(tc, test_infeasible);
 	tcase_add_test(tc, test_baselines);
 	tcase_add_test(tc, test_offers_and_order);
+	tcase_add_test(tc, test_run_cap);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -25,11 +25,18 @@
 
 extern const char plugin_type[];
 
-/* select/eunomia is loaded by slurmd too, which has no job list: these
- * resolve in slurmctld only. */
+/*
+ * select/eunomia is loaded by slurmd too, which has no job list, and by
+ * programs on libslurm (sfair --explain, to unpack job records), which
+ * has no assoc_mgr: these resolve in slurmctld only.
+ */
 #pragma weak job_list
 #pragma weak lock_slurmctld
 #pragma weak unlock_slurmctld
+#pragma weak assoc_mgr_lock
+#pragma weak assoc_mgr_unlock
+#pragma weak assoc_mgr_assoc_list
+#pragma weak assoc_mgr_user_list
 
 #define VIEW_DIR "horae_view"
 
@@ -68,7 +75,7 @@ view_readers_t *views_readers(void)
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_user_rec_t *user;
 
-	if (!views_private() || !&lock_slurmctld)
+	if (!views_private() || !&lock_slurmctld || !&assoc_mgr_lock)
 		return NULL;
 	if (!(r = view_readers_create())) {
 		error("%s: out of memory listing who may see which account",
@@ -184,8 +191,8 @@ static bool *_failing(const char *name)
 	return &seen[0].failing;
 }
 
-void views_publish(const char *state_dir, const char *name,
-		   const char *kind, int version,
+void views_publish(const char *state_dir, const char *name, const char *kind,
+		   int version,
 		   json_object *(*cut)(void *src, const view_reader_t *r),
 		   void *src, const view_readers_t *readers)
 {

@@ -40,8 +40,8 @@ view_readers_t *views_readers(void);
  * readers is NULL).  Logs failures, once per kind of failure until it
  * works again.  Call with no lock held.
  */
-void views_publish(const char *state_dir, const char *name,
-		   const char *kind, int version,
+void views_publish(const char *state_dir, const char *name, const char *kind,
+		   int version,
 		   json_object *(*cut)(void *src, const view_reader_t *r),
 		   void *src, const view_readers_t *readers);
 

@@ -192,17 +192,11 @@ static void _note(job_desc_msg_t *d, double max_cpus, const char *what)
 	}
 }
 
-/*
- * How long a deadline job starting at start may run: slurmctld sets its
- * limit to the whole minutes left before the deadline (job_scheduler.c,
- * deadline_time_limit), so a job sized for the seconds past the last
- * whole minute would be ended short.  At least 1 s (0 means no cap).
- */
+/* How long a deadline job starting at start may run (a job sized for
+ * the seconds past the last whole minute would be ended short). */
 static double _run_cap(time_t deadline, time_t start)
 {
-	double left = difftime(deadline, start);
-
-	return left >= 60 ? floor(left / 60) * 60 : fmax(left, 1);
+	return justice_run_cap(difftime(deadline, start));
 }
 
 static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
