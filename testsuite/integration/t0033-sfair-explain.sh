@@ -2,7 +2,11 @@
 # t0033: sfair --explain JOBID on a real cluster: a pending job's factors
 # as sprio shows them, its account's figures, the accounts ranked above
 # it (H-MRF puts accounts without usage first); a deadline job's Justice
-# note and estimate; a running job; a job that does not exist.
+# note and estimate; a running job; a job that does not exist.  The text
+# of a pending and of a deadline job is compared with golden files, with
+# job ids, times, shares and the pending reason (which depend on timing)
+# blanked:
+#   T0033_UPDATE=1 make -C build/testsuite check TESTS=integration/t0033-sfair-explain.sh
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -45,6 +49,20 @@ tap_check "and the account's figures" grep -q "^Account a1: .*beta" <<<"$out"
 tap_check "and the pending jobs ranked above it: a2's and a3's" \
 	grep -q "^Ranked above it in partition batch: 2 pending jobs of 2 accounts" <<<"$out"
 
+# The text, with what varies from run to run blanked, against golden/.
+golden() {
+	local name=$1 got
+	got=$(sed -E -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}/TIME/g' \
+		-e 's/[0-9]+\.[0-9]+/F/g' -e 's/^Job [0-9]+ /Job J /' \
+		-e 's/\([+-][0-9]+ s from now\)/(S s from now)/' \
+		-e 's/PENDING \([A-Za-z]+\)/PENDING (REASON)/' \
+		-e 's/\((in|not in) sharing loss[^)]*\)/(LOSS)/' <<<"$2")
+	[ -n "${T0033_UPDATE:-}" ] && printf '%s\n' "$got" >"$HERE/integration/golden/$name"
+	tap_check "the text matches golden/$name" \
+		diff -u "$HERE/integration/golden/$name" - <<<"$got"
+}
+golden t0033-pending.out "$out"
+
 x1=$("$sfair" --json --explain="$j1" 2>&1)
 x2=$("$sfair" --json --explain="$j2" 2>&1)
 tap_check "--json: the job's account and state" \
@@ -60,7 +78,9 @@ tap_check "--json: a1's figures: charged usage and a sharing degree" \
 tap_check "--json: no deadline" jq -e '.deadline == null' <<<"$x1"
 
 xd=$("$sfair" --json --explain="$d" 2>&1)
-tap_diag "$("$sfair" --explain="$d" 2>&1)"
+out=$("$sfair" --explain="$d" 2>&1)
+tap_diag "$out"
+golden t0033-deadline.out "$out"
 tap_check "a deadline job: Justice's note at submission ($(jq -r .deadline.note <<<"$xd" 2>&1))" \
 	jq -e '.deadline.note | startswith("justice: up to 1 CPUs; admitted while learning")' <<<"$xd"
 tap_check "and its estimate now: still learning, 0 of 10 jobs, 2 CPUs in the cluster" \
