@@ -100,7 +100,23 @@ void hmrf_ctx_destroy(hmrf_ctx_t **ctx)
 	xfree((*ctx)->state_path);
 	xfree((*ctx)->shares_path);
 	json_object_put((*ctx)->shares);
+	hmrf_tree_destroy(&(*ctx)->tree);
 	xfree(*ctx);
+}
+
+double hmrf_ctx_share(const hmrf_ctx_t *ctx, const char *name)
+{
+	/* DefaultShare, as one more child of the root, for an account
+	 * slurmdbd does not know (no AccountingStorageEnforce). */
+	return ctx->tree ? hmrf_tree_share(ctx->tree, name,
+					   ctx->conf->default_share) :
+			   hmrf_conf_share(ctx->conf, name);
+}
+
+bool hmrf_ctx_configured(const hmrf_ctx_t *ctx, const char *name)
+{
+	return ctx->tree ? hmrf_tree_has(ctx->tree, name) :
+			   hmrf_conf_has_account(ctx->conf, name);
 }
 
 int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name)

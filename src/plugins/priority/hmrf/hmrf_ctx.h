@@ -14,6 +14,7 @@
 
 #include "common/hmrf_conf.h"
 #include "common/hmrf_state.h"
+#include "common/hmrf_tree.h"
 #include "common/prio.h"
 #include "common/tres.h"
 
@@ -33,6 +34,9 @@ typedef struct hmrf_ctx {
 	bool tres_known;
 	char *shares_path;	/* StateSaveLocation/horae_hmrf.shares */
 	json_object *shares;	/* the last recalculation's view, unpublished */
+	/* slurmdbd's associations, read at each recalculation; NULL: the
+	 * contributions are hmrf.conf's */
+	hmrf_tree_t *tree;
 } hmrf_ctx_t;
 
 /*
@@ -50,6 +54,14 @@ void hmrf_ctx_destroy(hmrf_ctx_t **ctx);
 /* Index of account name (NULL: the default account), adding it if new;
  * -1 when out of memory. */
 int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name);
+
+/* An account's contribution: its part of slurmdbd's association tree
+ * when there is one, else its Account line or DefaultShare. */
+double hmrf_ctx_share(const hmrf_ctx_t *ctx, const char *name);
+
+/* Whether an account is configured (an association, or an Account line):
+ * it counts in the weight sum even without demand. */
+bool hmrf_ctx_configured(const hmrf_ctx_t *ctx, const char *name);
 
 /* Take a new configuration at reconfigure; keeps what needs a restart. */
 void hmrf_ctx_reconfig(hmrf_ctx_t *ctx, hmrf_conf_t *conf);

@@ -22,6 +22,7 @@
 #include "common/hmrf.h"
 #include "common/hmrf_shares.h"
 #include "hmrf_eunomia.h"
+#include "hmrf_assoc.h"
 #include "hmrf_recalc.h"
 
 extern const char plugin_type[];
@@ -204,7 +205,15 @@ static void _intern_all(recalc_t *r)
 			r->npend++;
 	}
 	list_iterator_destroy(it);
-	for (int i = 0; i < r->ctx->conf->naccounts; i++)
+	/* Configured accounts count even without jobs: the associations
+	 * whose own jobs have a share, else the Account lines. */
+	for (int i = 0; i < hmrf_tree_count(r->ctx->tree); i++) {
+		const char *name = hmrf_tree_name(r->ctx->tree, i);
+
+		if (hmrf_ctx_share(r->ctx, name) > 0)
+			hmrf_ctx_account(r->ctx, name);
+	}
+	for (int i = 0; !r->ctx->tree && i < r->ctx->conf->naccounts; i++)
 		hmrf_ctx_account(r->ctx, r->ctx->conf->accounts[i].name);
 	r->nacct = names_count(r->ctx->st->names);
 }
@@ -240,11 +249,12 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 	}
 }
 
-/* Does account a count in the weight sum: demand now, or an Account line. */
+/* Does account a count in the weight sum: demand now, or an association
+ * or Account line. */
 static bool _counted(const recalc_t *r, int a, const char *name)
 {
 	return !tres_is_zero(&r->demand[a]) ||
-	       hmrf_conf_has_account(r->ctx->conf, name);
+	       hmrf_ctx_configured(r->ctx, name);
 }
 
 /*
@@ -262,7 +272,7 @@ static void _charge_nonsharing(recalc_t *r)
 		const char *name = names_get(ctx->st->names, a);
 
 		if (_counted(r, a, name))
-			wsum += hmrf_conf_share(ctx->conf, name);
+			wsum += hmrf_ctx_share(ctx, name);
 	}
 	if (wsum <= 0 || r->now <= r->from)
 		return;
@@ -270,8 +280,8 @@ static void _charge_nonsharing(recalc_t *r)
 		if (tres_is_zero(&r->demand[a]))
 			continue;
 		hmrf_fair_share(&ctx->capacity,
-				hmrf_conf_share(ctx->conf,
-						names_get(ctx->st->names, a)),
+				hmrf_ctx_share(ctx,
+					       names_get(ctx->st->names, a)),
 				wsum, &share);
 		hmrf_nonsharing(&r->demand[a], &share, &ns);
 		ledger_charge(ctx->st->ns, a, &ns, r->from, r->now);
@@ -302,8 +312,8 @@ static void _rank_and_set(recalc_t *r)
 			    fmin(r->now - ledger_window_start(ctx->st->usage),
 				 ctx->conf->window.length);
 	for (int a = 0; a < r->nacct; a++) {
-		acct[a].weight = hmrf_conf_share(ctx->conf,
-						 names_get(ctx->st->names, a));
+		acct[a].weight = hmrf_ctx_share(ctx,
+						names_get(ctx->st->names, a));
 		ledger_usage(ctx->st->usage, a, &acct[a].used);
 		ledger_usage(ctx->st->ns, a, &acct[a].ns);
 		acct[a].running = r->running[a];
@@ -381,7 +391,7 @@ static void _view(recalc_t *r)
 
 	for (int a = 0; a < r->nacct; a++) {
 		in[a].name = names_get(ctx->st->names, a);
-		in[a].weight = hmrf_conf_share(ctx->conf, in[a].name);
+		in[a].weight = hmrf_ctx_share(ctx, in[a].name);
 		in[a].counted = _counted(r, a, in[a].name);
 		ledger_usage(ctx->st->usage, a, &in[a].used);
 	}
@@ -390,6 +400,28 @@ static void _view(recalc_t *r)
 					  tres_layout_count(ctx->layout),
 					  &ctx->capacity, in, r->nacct);
 	xfree(in);
+}
+
+/*
+ * Contributions from slurmdbd's associations as they are now, so that a
+ * sacctmgr change counts from this recalculation on; said in the log when
+ * their source changes.
+ */
+static void _refresh_tree(hmrf_ctx_t *ctx)
+{
+	bool had = ctx->tree != NULL;
+
+	hmrf_tree_destroy(&ctx->tree);
+	ctx->tree = hmrf_assoc_tree();
+	if (ctx->tree && !had)
+		info("%s: contributions from slurmdbd's associations (%d accounts, split as Fair Tree splits)%s",
+		     plugin_type, hmrf_tree_count(ctx->tree),
+		     ctx->conf->naccounts ?
+			     "; the Account lines of hmrf.conf are not used" :
+			     "");
+	else if (!ctx->tree && had)
+		info("%s: no associations: contributions from hmrf.conf",
+		     plugin_type);
 }
 
 void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
@@ -401,6 +433,7 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	if (!job_list)
 		return;
 	hmrf_tres_refresh(ctx);
+	_refresh_tree(ctx);
 	r.from = ctx->st->charged_until;
 	if (r.now < r.from)
 		r.now = r.from; /* the clock went back: charge nothing */

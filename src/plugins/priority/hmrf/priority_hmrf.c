@@ -7,8 +7,8 @@
  * Locks, always in this order: slurmctld locks, then assoc_mgr locks, then
  * our mutex.  slurmctld holds the job write lock when it calls
  * priority_p_set() and priority_p_job_end(); the thread takes the job write
- * and node and partition read locks, then the assoc_mgr TRES and QOS read
- * locks.  State files are written with no lock held.
+ * and node and partition read locks, then the assoc_mgr association, TRES
+ * and QOS read locks.  State files are written with no lock held.
  */
 #include "config.h"
 
@@ -50,6 +50,9 @@ static const slurmctld_lock_t job_write_lock = {
 	.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
 static const assoc_mgr_lock_t tres_read_lock = {
 	.tres = READ_LOCK, .qos = READ_LOCK };
+/* The recalculation also reads the associations (contributions). */
+static const assoc_mgr_lock_t recalc_read_lock = {
+	.assoc = READ_LOCK, .tres = READ_LOCK, .qos = READ_LOCK };
 
 /* Save a snapshot taken under the mutex; called with no lock held. */
 static void _save(hmrf_state_t *snap, char *path)
@@ -101,7 +104,7 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 static void _recalc_once(void)
 {
 	slurmctld_lock_t locks = job_write_lock;
-	assoc_mgr_lock_t alocks = tres_read_lock;
+	assoc_mgr_lock_t alocks = recalc_read_lock;
 	hmrf_state_t *snap;
 	json_object *shares;
 	char *path, *shares_path;

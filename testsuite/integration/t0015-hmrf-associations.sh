@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# t0015: with slurmdbd, priority/hmrf takes the contributions from the
+# associations sacctmgr sets, split down the account tree as Fair Tree
+# splits it, and not from hmrf.conf's Account lines; a sacctmgr change
+# counts from the next recalculation; the split shows in what each
+# account gets when all are backlogged.
+#
+# The tree (raw shares):   root ── user root 1
+#                               ├─ physics 6 ── user root 1
+#                               │             └─ theory 2 ── user root 1
+#                               └─ chem 1 ──── user root 1
+# root's children hold 8: root's own jobs 1/8, chem 1/8, physics 6/8,
+# which its user (1) and theory (2) split: physics 1/4, theory 1/2.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+. "$HERE/lib/cluster.sh"
+. "$HERE/lib/hmrf.sh"
+
+RUN=60
+hc_test_setup t0015
+dir=$HC_TEST_DIR
+HC_ACCOUNTING=1 HC_ACCOUNTS="physics:6 chem:1" HC_NODES="big 16 16000" \
+HC_EXTRA_CONF=$'PartitionName=pa Nodes=ALL State=UP\nPartitionName=pb Nodes=ALL State=UP\nAccountingStorageEnforce=associations' \
+HC_HMRF_CONF=$'Window=none\nPeriod=1s\nChargeHorizon=4s\nAccount=chem Share=100' \
+	hc_start
+tap_ok "a cluster with slurmdbd started" $? || tap_done
+sacctmgr -i -Q add account theory parent=physics fairshare=2 \
+	cluster="$HC_CLUSTER" >/dev/null &&
+	sacctmgr -i -Q add user root account=theory cluster="$HC_CLUSTER" \
+		>/dev/null
+tap_ok "sacctmgr added theory under physics" $?
+
+# contribution ACCOUNT: as sfair shows it (its share over the counted).
+contribution() {
+	"$SFAIR" --json 2>/dev/null |
+		jq -r --arg a "$1" '.accounts[] | select(.account == $a) | .shares.contribution'
+}
+near() { awk -v v="$1" -v w="$2" 'BEGIN { exit !(v != "" && v - w < 1e-6 && w - v < 1e-6) }'; }
+for _ in $(seq 60); do
+	near "$(contribution theory)" 0.5 && break
+	sleep 0.5
+done
+log=$dir/log/slurmctld.log
+tap_check "the log says the contributions come from the associations" \
+	grep -q "contributions from slurmdbd's associations (.*the Account lines of hmrf.conf are not used" "$log"
+for want in theory:0.5 physics:0.25 chem:0.125 root:0.125; do
+	got=$(contribution "${want%:*}")
+	tap_check "${want%:*}'s contribution is ${want#*:} ($got)" \
+		near "$got" "${want#*:}"
+done
+
+# Everyone backlogged but root and physics' own: theory gets four times
+# what chem gets (1/2 against 1/8: the idle accounts' part is shared out
+# in proportion).
+scontrol update nodename=big state=drain reason=filling-the-queue
+hmrf_submit 250 theory pa 1 500 4 && hmrf_submit 250 chem pb 1 500 4
+tap_ok "500 jobs queued" $?
+scontrol update nodename=big state=resume
+sleep "$RUN"
+ut=$(hmrf_usage theory cpu)
+uc=$(hmrf_usage chem cpu)
+ratio=$(awk -v a="$ut" -v b="$uc" 'BEGIN { printf "%.3f", b ? a / b : 0 }')
+tap_diag "after ${RUN}s: theory $ut CPU-s, chem $uc CPU-s: ratio $ratio (contributions 4:1)"
+echo "t0015: theory $ut CPU-s, chem $uc CPU-s, ratio $ratio" >&2
+tap_check "both still have jobs waiting" \
+	bash -c '[ "$(squeue -h -t PD -A theory | wc -l)" -gt 0 ] && [ "$(squeue -h -t PD -A chem | wc -l)" -gt 0 ]'
+tap_check "theory used four times what chem used, within 10% (ratio $ratio)" \
+	awk -v r="$ratio" 'BEGIN { exit !(r >= 3.6 && r <= 4.4) }'
+
+# A change in slurmdbd: chem 1 -> 3.  root's children now hold 10: chem
+# 3/10, root 1/10, physics 6/10 split 1:2 (1/5, 2/5).
+sacctmgr -i -Q modify account chem set fairshare=3 >/dev/null
+tap_ok "sacctmgr set chem's fairshare to 3" $?
+start=$SECONDS
+for _ in $(seq 60); do
+	near "$(contribution chem)" 0.3 && break
+	sleep 0.5
+done
+tap_diag "seen by sfair after $((SECONDS - start)) s"
+for want in chem:0.3 theory:0.4 physics:0.2 root:0.1; do
+	got=$(contribution "${want%:*}")
+	tap_check "then ${want%:*}'s contribution is ${want#*:} ($got)" \
+		near "$got" "${want#*:}"
+done
+scancel -u root
+tap_done
