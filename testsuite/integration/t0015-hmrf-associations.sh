@@ -3,7 +3,8 @@
 # associations sacctmgr sets, split down the account tree as Fair Tree
 # splits it, and not from hmrf.conf's Account lines; a sacctmgr change
 # counts from the next recalculation; the split shows in what each
-# account gets when all are backlogged.
+# account gets when all are backlogged; with its state file gone,
+# priority/hmrf rebuilds the window's usage from slurmdbd's job records.
 #
 # The tree (raw shares):   root ── user root 1
 #                               ├─ physics 6 ── user root 1
@@ -22,7 +23,7 @@ hc_test_setup t0015
 dir=$HC_TEST_DIR
 HC_ACCOUNTING=1 HC_ACCOUNTS="physics:6 chem:1" HC_NODES="big 16 16000" \
 HC_EXTRA_CONF=$'PartitionName=pa Nodes=ALL State=UP\nPartitionName=pb Nodes=ALL State=UP\nAccountingStorageEnforce=associations' \
-HC_HMRF_CONF=$'Window=none\nPeriod=1s\nChargeHorizon=4s\nAccount=chem Share=100' \
+HC_HMRF_CONF=$'Window=sliding:1h\nPeriod=1s\nChargeHorizon=4s\nAccount=chem Share=100' \
 	hc_start
 tap_ok "a cluster with slurmdbd started" $? || tap_done
 sacctmgr -i -Q add account theory parent=physics fairshare=2 \
@@ -83,5 +84,33 @@ for want in chem:0.3 theory:0.4 physics:0.2 root:0.1; do
 	tap_check "then ${want%:*}'s contribution is ${want#*:} ($got)" \
 		near "$got" "${want#*:}"
 done
+
+# The state file lost: the usage comes back from slurmdbd.
 scancel -u root
+hmrf_wait_none_running 30
+sleep 3 # the last ends charged and saved
+ut=$(hmrf_usage theory cpu)
+uc=$(hmrf_usage chem cpu)
+tap_diag "slurmdbd's records: $(SLURM_TIME_FORMAT=%s sacct -X -a -n -P -A theory,chem -S now-1hour -o Account,Start,End,AllocCPUS,State |
+	awk -F'|' '$2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/ { s[$1] += ($3 - $2) * $4; n[$1]++; st[$5]++ }
+	END { for (a in s) printf "%s %d jobs %d CPU-s; ", a, n[a], s[a]; for (x in st) printf "%s %d ", x, st[x] }')"
+hc_kill_ctld KILL
+rm -f "$dir"/state/horae_hmrf.state*
+hc_start_slurmctld
+hc_wait_ctld 30
+tap_ok "slurmctld restarted without priority/hmrf's state" $?
+for _ in $(seq 60); do
+	grep -q "rebuilt the window's from [0-9]* jobs slurmdbd recorded" "$log" &&
+		[ -f "$dir/state/horae_hmrf.state" ] && break
+	sleep 0.5
+done
+sleep 2
+tap_diag "$(grep -o "no saved usage: rebuilt.*" "$log")"
+ut2=$(hmrf_usage theory cpu)
+uc2=$(hmrf_usage chem cpu)
+tap_diag "before: theory $ut, chem $uc CPU-s; rebuilt: theory $ut2, chem $uc2"
+close() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 0 && b > 0 && a / b > 0.98 && a / b < 1.02) }'; }
+tap_check "theory's usage rebuilt from slurmdbd within 2% ($ut2 of $ut CPU-s)" \
+	close "$ut2" "$ut"
+tap_check "chem's too ($uc2 of $uc CPU-s)" close "$uc2" "$uc"
 tap_done

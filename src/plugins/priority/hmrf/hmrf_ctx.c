@@ -80,6 +80,9 @@ hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
 			error("%s: %s", plugin_type, err.text);
 			goto fail;
 		}
+		/* Window=none has no start to rebuild from. */
+		if (conf->window.kind != WINDOW_NONE)
+			ctx->seed_to = now;
 	}
 	_set_weights(ctx);
 	return ctx;
@@ -101,6 +104,7 @@ void hmrf_ctx_destroy(hmrf_ctx_t **ctx)
 	xfree((*ctx)->shares_path);
 	json_object_put((*ctx)->shares);
 	hmrf_tree_destroy(&(*ctx)->tree);
+	xfree((*ctx)->ended);
 	xfree(*ctx);
 }
 

@@ -37,6 +37,15 @@ typedef struct hmrf_ctx {
 	/* slurmdbd's associations, read at each recalculation; NULL: the
 	 * contributions are hmrf.conf's */
 	hmrf_tree_t *tree;
+	/* No saved usage: the window before this is asked of slurmdbd
+	 * (hmrf_seed.h); 0 once done or not wanted. */
+	double seed_to;
+	int seed_tries;
+	/* Jobs priority_p_job_end charged since the last recalculation
+	 * (slurmctld calls it only with AccountingStorageEnforce=limits);
+	 * the recalculation charges the other ended jobs itself. */
+	uint32_t *ended;
+	int nended, ended_cap;
 } hmrf_ctx_t;
 
 /*

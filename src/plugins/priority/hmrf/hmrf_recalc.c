@@ -128,6 +128,26 @@ void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
 		hmrf_tres_refresh(ctx);
 	_charge(ctx, acct, job_ptr, ctx->st->charged_until,
 		(double)job_ptr->end_time);
+	if (ctx->nended == ctx->ended_cap) {
+		ctx->ended_cap = ctx->ended_cap ? 2 * ctx->ended_cap : 64;
+		xrecalloc(ctx->ended, ctx->ended_cap, sizeof(*ctx->ended));
+	}
+	ctx->ended[ctx->nended++] = job_ptr->job_id;
+}
+
+static int _id_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Whether hmrf_job_end charged job_ptr since the last recalculation. */
+static bool _charged_at_end(const hmrf_ctx_t *ctx, const job_record_t *job_ptr)
+{
+	return ctx->nended && bsearch(&job_ptr->job_id, ctx->ended,
+				      ctx->nended, sizeof(*ctx->ended),
+				      _id_cmp);
 }
 
 uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
@@ -233,12 +253,13 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 		tres_add(&r->demand[a], &v);
 		if ((double)job_ptr->start_time > ctx->st->last_start[a])
 			ctx->st->last_start[a] = (double)job_ptr->start_time;
-	} else if (ctx->recover && job_ptr->start_time &&
-		   (double)job_ptr->end_time > ctx->saved_at &&
-		   (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))) {
-		/* Ran while slurmctld was down: its record says how long. */
-		_charge(ctx, a, job_ptr, ctx->saved_at,
-			(double)job_ptr->end_time);
+	} else if (job_ptr->start_time &&
+		   (double)job_ptr->end_time > r->from &&
+		   (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr)) &&
+		   !_charged_at_end(ctx, job_ptr)) {
+		/* Ended since the last recalculation (or, after a restart,
+		 * while slurmctld was down): its record says when. */
+		_charge(ctx, a, job_ptr, r->from, (double)job_ptr->end_time);
 	} else if (_rankable(job_ptr)) {
 		v = _vec(ctx, job_ptr->tres_req_cnt);
 		tres_add(&r->demand[a], &v);
@@ -445,6 +466,8 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 		r.earliest[a] = INFINITY;
 	r.pend = xcalloc(r.npend ? r.npend : 1, sizeof(pending_t));
 	r.npend = 0;
+	if (ctx->nended)
+		qsort(ctx->ended, ctx->nended, sizeof(*ctx->ended), _id_cmp);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it)))
 		_visit(&r, job_ptr);
@@ -453,6 +476,7 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	ledger_advance(ctx->st->ns, r.now);
 	_charge_nonsharing(&r);
 	ctx->st->charged_until = r.now;
+	ctx->nended = 0;
 	ctx->recover = false;
 	_rank_and_set(&r);
 	_view(&r);

@@ -32,6 +32,7 @@
 #include "hmrf_ctx.h"
 #include "hmrf_read_conf.h"
 #include "hmrf_recalc.h"
+#include "hmrf_seed.h"
 #include "periodic.h"
 #include "views.h"
 
@@ -134,6 +135,7 @@ static void _recalc_once(void)
 
 static void _tick(void *arg)
 {
+	hmrf_seed(ctx, &mutex);
 	_recalc_once();
 }
 
