@@ -353,9 +353,14 @@ static int _choose_source(char **path, char **prefix, bool *own_view)
 		*own_view = true;
 		return 0;
 	}
-	fprintf(stderr,
-		"sfair: %s: permission denied, and there is no view for you (uid %u) in %shorae_view/: with PrivateData=usage the plugins publish one each period for each user with jobs or associations, and without it their files are readable by all\n",
-		*path, (unsigned int)uid, dir);
+	if (errno == EACCES)
+		fprintf(stderr,
+			"sfair: %s: permission denied, and so is your view %s: is StateSaveLocation (%s) closed to users (it must be passable, mode 0711 or 0755)?\n",
+			*path, view, dir);
+	else
+		fprintf(stderr,
+			"sfair: %s: permission denied, and there is no view for you (uid %u) in %shorae_view/: with PrivateData=usage the plugins publish one each period for each user with jobs or associations, and without it their files are readable by all\n",
+			*path, (unsigned int)uid, dir);
 	free(view);
 	free(dir);
 	return 2;

@@ -176,4 +176,21 @@ rc=$?
 tap_ok "damaged progress shares: exit 0, a warning naming the file, '-' in their column" \
 	$([ $rc = 0 ] && grep -q "sfair: warning: .*$tmp/d/horae_eunomia.shares.*progress shares not shown" "$tmp/err" &&
 	  [ "$(tr -s ' ' <"$tmp/out")" = "a1 -" ]; echo $?) "got ($rc): $(cat "$tmp/err" "$tmp/out")"
+# Files another user may not read (PrivateData=usage): sfair says why.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod 0755 "$tmp"
+	mkdir -m 0755 "$tmp/open" && mkdir -m 0700 "$tmp/closed"
+	cp "$STATE" "$tmp/open/" && cp "$STATE" "$tmp/closed/"
+	chmod 0600 "$tmp/open/horae_hmrf.state"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SFAIR" -S "$tmp/open/horae_hmrf.state" 2>&1)
+	rc=$?
+	tap_ok "a user who may not read the usage and has no view: exit 2 and why" \
+		$([ $rc = 2 ] && grep -q "no view for you (uid 65534) in $tmp/open/horae_view/" <<<"$out"; echo $?) "$out"
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SFAIR" -S "$tmp/closed/horae_hmrf.state" 2>&1)
+	rc=$?
+	tap_ok "a StateSaveLocation closed to users: exit 2 and why" \
+		$([ $rc = 2 ] && grep -q "closed to users" <<<"$out"; echo $?) "$out"
+fi
 tap_done
