@@ -18,7 +18,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/cluster.sh"
 . "$HERE/lib/hmrf.sh"
 
-RUN=60
+RUN=40
 hc_test_setup t0015
 dir=$HC_TEST_DIR
 HC_ACCOUNTING=1 HC_ACCOUNTS="physics:6 chem:1" HC_NODES="big 16 16000" \

@@ -26,26 +26,16 @@ set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
 . "$HERE/lib/cluster.sh"
-tap_require_root
-[ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
 
-RUN=${T0016_RUN:-180}
+RUN=${T0016_RUN:-120}
 WARM=60 # measured after stock's first recalculation, the steady state
 JOB=5 # seconds each job sleeps
 NODE="big 16 16000"
 EXTRA=$'PriorityWeightFairshare=10000\nPriorityWeightAge=0\nPriorityDecayHalfLife=0-00:03\nPriorityCalcPeriod=1\nAccountingStorageEnforce=associations'
 
-dh=$(tap_rundir t0016h)
-ds=$(tap_rundir t0016s)
-stop_all()
-{
-	local d
-	for d in "$dh" "$ds"; do
-		hc_init "$d" >/dev/null 2>&1 && hc_stop
-	done
-}
-trap 'stop_all; [ "$TAP_FAILED" = 0 ] && rm -rf "$dh" "$ds"' EXIT
-trap 'exit 130' INT TERM
+hc_pair_setup t0016h t0016s
+dh=$HC_PAIR_A
+ds=$HC_PAIR_B
 
 hc_init "$dh" || exit 1
 HC_ACCOUNTING=1 HC_ACCOUNTS="mem:1 cpu:1" HC_NODES=$NODE \
@@ -126,8 +116,12 @@ dh_max=$(awk '$2 == "summary" { print $4 }' <<<"$rh")
 ds_max=$(awk '$2 == "summary" { print $4 }' <<<"$rs")
 lh=$(awk '$2 == "summary" { print $6 }' <<<"$rh")
 ls=$(awk '$2 == "summary" { print $6 }' <<<"$rs")
-tap_check "both clusters ran jobs of both accounts" \
-	bash -c '! grep -q "dominant 0.0000" <<<"$1"' _ "$rh$rs"
+# slurmdbd has the runs of each cluster (Fair Tree may starve an account).
+ran() { awk '$3 == "dominant" { t += $4 } END { exit !(t > 0) }' <<<"$1"; }
+tap_check "slurmdbd recorded the jobs each cluster ran" \
+	bash -c "$(declare -f ran); ran \"\$1\" && ran \"\$2\"" _ "$rh" "$rs"
+tap_check "H-MRF ran jobs of both accounts" \
+	bash -c '! grep -q "dominant 0.0000" <<<"$1"' _ "$rh"
 tap_check "H-MRF deviates less from the contributions than Fair Tree ($dh_max < $ds_max)" \
 	awk -v h="$dh_max" -v s="$ds_max" 'BEGIN { exit !(h < s) }'
 tap_check "H-MRF has no more accounts in sharing loss than Fair Tree ($lh <= $ls)" \

@@ -42,25 +42,15 @@ set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
 . "$HERE/lib/cluster.sh"
-tap_require_root
-[ -n "${HORAE_PLUGINDIR:-}" ] || tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
 
 JOBS=${T0031_JOBS:-40}
 GAP=${T0031_GAP:-2}
 SEED=${T0031_SEED:-7}
 NODES=$'n1 4 4000\nn2 4 4000\nn3 4 4000\nn4 4 4000'
 
-dj=$(tap_rundir t0031j)
-ds=$(tap_rundir t0031s)
-stop_all()
-{
-	local d
-	for d in "$dj" "$ds"; do
-		hc_init "$d" >/dev/null 2>&1 && hc_stop
-	done
-}
-trap 'stop_all; [ "$TAP_FAILED" = 0 ] && rm -rf "$dj" "$ds"' EXIT
-trap 'exit 130' INT TERM
+hc_pair_setup t0031j t0031s
+dj=$HC_PAIR_A
+ds=$HC_PAIR_B
 
 hc_init "$dj" || exit 1
 HC_NODES=$NODES \

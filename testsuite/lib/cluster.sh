@@ -59,6 +59,30 @@ hc_test_setup()
 	trap 'exit 130' INT TERM
 }
 
+# hc_pair_setup NAME_A NAME_B: for a test comparing two clusters side by
+# side (tap.sh sourced): skip unless root with our plugins built, make two
+# run directories HC_PAIR_A and HC_PAIR_B, and on exit tear both clusters
+# down and, when every check passed, remove the directories.  Start each
+# with hc_init "$HC_PAIR_A" (or _B) and hc_start.
+hc_pair_setup()
+{
+	tap_require_root
+	[ -n "${HORAE_PLUGINDIR:-}" ] ||
+		tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
+	HC_PAIR_A=$(tap_rundir "$1")
+	HC_PAIR_B=$(tap_rundir "$2")
+	trap '_hc_pair_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "$HC_PAIR_A" "$HC_PAIR_B"' EXIT
+	trap 'exit 130' INT TERM
+}
+
+_hc_pair_stop()
+{
+	local d
+	for d in "$HC_PAIR_A" "$HC_PAIR_B"; do
+		hc_init "$d" >/dev/null 2>&1 && hc_stop
+	done
+}
+
 # hc_init RUNDIR: choose the run directory and the ports; export SLURM_CONF.
 hc_init()
 {
