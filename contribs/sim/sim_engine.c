@@ -1,0 +1,1251 @@
+/*
+ * sim_engine.c - the discrete-event loop of horae-sim (sim_engine.h).
+ *
+ * The engine keeps the clock, the nodes' idle resources, each account's
+ * queue and books, and a heap of task ends; it asks the core for every
+ * decision.  Idle amounts are snapped to a 1e-9 grid after each change so
+ * that fractional demands (0.2 CPU x 10) fill a node exactly.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eunomia.h"
+#include "hmrf.h"
+#include "justice.h"
+#include "justice_history.h"
+#include "ledger.h"
+#include "place_rrr.h"
+#include "placement.h"
+#include "psdsf.h"
+#include "sim_engine.h"
+#include "tsf.h"
+
+#define EPS 1e-9
+/* The most tasks of one account a pass ranks at once. */
+#define RANK_MAX 65536
+/* The deepest an account's queue is looked into in one pass. */
+#define QUEUE_DEPTH 256
+
+typedef struct ev {
+	double t;
+	int job;
+	int task; /* -1: the job's deadline */
+} ev_t;
+
+typedef struct jstate {
+	bool arrived, final, blocked;
+	int given, started, done, running;
+	double task_work; /* per task, at speed 1 */
+	double *task_start;
+	int next; /* next job in its account's queue, -1 */
+	justice_estimate_t est; /* Justice's, this pass (deadline jobs) */
+} jstate_t;
+
+typedef struct acct {
+	tres_vec_t running, pending;
+	double running_tasks, pending_tasks;
+	double rate; /* progress per second: CPUs x speed */
+	double mono_tasks;
+	int qhead, qtail;
+	double waiting_since;
+	double gap; /* Eunomia placement gap, this pass */
+} acct_t;
+
+typedef struct sim {
+	const sim_trace_t *t;
+	const sim_config_t *c;
+	sim_result_t *r;
+	jstate_t *js;
+	acct_t *ac;
+	int na, nn, cpu;
+	tres_vec_t *idle;
+	int *open, nopen;
+	int *open_pos; /* position in open[], -1 */
+	tres_vec_t cap, idle_total;
+	double total_cpus, total_rate, wsum;
+	ledger_t *usage, *ns, *progress;
+	ev_t *heap;
+	size_t nheap, heapcap;
+	place_rrr_t *rrr;
+	justice_history_t *hist;
+	double now, charged, next_sample;
+	size_t scap, ended;
+	/* scratch */
+	size_t entcap;
+	hmrf_job_t *hj;
+	tsf_job_t *tj;
+	eunomia_job_t *ej;
+	justice_estimate_t *je;
+	int *ent_job;
+	size_t *order;
+	hmrf_account_t *ha;
+	tsf_account_t *ta;
+	eunomia_account_t *ea;
+	psdsf_user_t *pu;
+	place_node_t *pn;
+	int *pidx;
+	double *scores;
+	bool *fits;
+	tres_vec_t *ocap, *oidle;
+} sim_t;
+
+void sim_config_init(sim_config_t *c)
+{
+	memset(c, 0, sizeof(*c));
+	sim_policy_parse("hmrf", &c->policy, NULL);
+	c->placement.dflt = true;
+	c->admission.on = false;
+	c->window.kind = WINDOW_NONE;
+	c->bootstrap = 10;
+	c->history = 1000;
+	c->kill_above = 4;
+}
+
+const char *sim_job_status_name(sim_job_status_t s)
+{
+	static const char *const names[] = { "ended", "refused", "dropped",
+					     "killed", "unfinished" };
+
+	return (unsigned)s < 5 ? names[s] : "unknown";
+}
+
+/* --- small helpers ----------------------------------------------------- */
+
+static void _snap(tres_vec_t *v)
+{
+	for (int i = 0; i < TRES_MAX; i++) {
+		double x = round(v->v[i] * 1e9) / 1e9;
+
+		v->v[i] = x < 0 ? 0 : x;
+	}
+}
+
+static bool _has_feature(const char *features, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n)
+		return true;
+	for (const char *p = features; p && *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+static bool _eligible(const sim_t *s, int job, int node)
+{
+	return _has_feature(s->t->nodes[node].features,
+			    s->t->jobs[job].constraint);
+}
+
+/* How many tasks of d the idle total could hold at most. */
+static double _fit_bound(const tres_vec_t *idle, const tres_vec_t *d)
+{
+	double b = INFINITY;
+
+	for (int i = 0; i < TRES_MAX; i++)
+		if (d->v[i] > 0)
+			b = fmin(b, floor(idle->v[i] / d->v[i] + EPS));
+	return isinf(b) ? RANK_MAX : b;
+}
+
+static void _open_update(sim_t *s, int n)
+{
+	bool want = s->idle[n].v[s->cpu] > EPS;
+
+	if (want && s->open_pos[n] < 0) {
+		s->open_pos[n] = s->nopen;
+		s->open[s->nopen++] = n;
+	} else if (!want && s->open_pos[n] >= 0) {
+		int k = s->open_pos[n], last = s->open[--s->nopen];
+
+		s->open[k] = last;
+		s->open_pos[last] = k;
+		s->open_pos[n] = -1;
+	}
+}
+
+static bool _justice(const sim_t *s)
+{
+	return s->c->admission.on &&
+	       (s->c->admission.policy == JUSTICE_POLICY_JUSTICE ||
+		s->c->admission.policy == JUSTICE_POLICY_ORACLE);
+}
+
+static double _cpt(const sim_t *s, const sim_job_t *job)
+{
+	return job->demand.v[s->cpu] > 0 ? job->demand.v[s->cpu] : 1;
+}
+
+/* --- the heap of events ------------------------------------------------ */
+
+static bool _ev_less(const ev_t *a, const ev_t *b)
+{
+	if (a->t != b->t)
+		return a->t < b->t;
+	/* Tasks that end at a deadline end before it is checked. */
+	if ((a->task < 0) != (b->task < 0))
+		return b->task < 0;
+	if (a->job != b->job)
+		return a->job < b->job;
+	return a->task < b->task;
+}
+
+static int _push(sim_t *s, double t, int job, int task)
+{
+	size_t i;
+
+	if (s->nheap == s->heapcap) {
+		size_t n = s->heapcap ? 2 * s->heapcap : 1024;
+		ev_t *h = realloc(s->heap, n * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		s->heap = h;
+		s->heapcap = n;
+	}
+	i = s->nheap++;
+	s->heap[i] = (ev_t){ t, job, task };
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		ev_t tmp;
+
+		if (!_ev_less(&s->heap[i], &s->heap[p]))
+			break;
+		tmp = s->heap[i];
+		s->heap[i] = s->heap[p];
+		s->heap[p] = tmp;
+		i = p;
+	}
+	return 0;
+}
+
+static ev_t _pop(sim_t *s)
+{
+	ev_t top = s->heap[0];
+	size_t i = 0;
+
+	s->heap[0] = s->heap[--s->nheap];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		ev_t tmp;
+
+		if (l < s->nheap && _ev_less(&s->heap[l], &s->heap[m]))
+			m = l;
+		if (r < s->nheap && _ev_less(&s->heap[r], &s->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		tmp = s->heap[i];
+		s->heap[i] = s->heap[m];
+		s->heap[m] = tmp;
+		i = m;
+	}
+	return top;
+}
+
+/* --- books ------------------------------------------------------------- */
+
+/* Charge what every account held over [charged, t] and move the clocks. */
+static int _charge(sim_t *s, double t)
+{
+	double dt = t - s->charged;
+
+	if (dt <= 0)
+		return 0;
+	for (int a = 0; a < s->na; a++) {
+		acct_t *ac = &s->ac[a];
+		tres_vec_t demand = ac->running, share, nsv, rate;
+
+		tres_add(&demand, &ac->pending);
+		hmrf_fair_share(&s->cap, s->t->accounts[a].weight, s->wsum,
+				&share);
+		hmrf_nonsharing(&demand, &share, &nsv);
+		tres_zero(&rate);
+		rate.v[0] = ac->rate;
+		if (ledger_charge(s->usage, a, &ac->running, s->charged, t) ||
+		    ledger_charge(s->ns, a, &nsv, s->charged, t) ||
+		    ledger_charge(s->progress, a, &rate, s->charged, t))
+			return -EINVAL;
+		for (int i = 0; i < TRES_MAX; i++)
+			s->r->used.v[i] += ac->running.v[i] * dt;
+	}
+	if (ledger_advance(s->usage, t) || ledger_advance(s->ns, t) ||
+	    ledger_advance(s->progress, t))
+		return -EINVAL;
+	s->charged = t;
+	return 0;
+}
+
+static double _monopoly(const sim_t *s)
+{
+	double start = fmax(ledger_window_start(s->progress), 0);
+
+	return s->total_rate * fmax(s->now - start, 1.0);
+}
+
+static double _progress(const sim_t *s, int a)
+{
+	tres_vec_t u;
+
+	ledger_usage(s->progress, a, &u);
+	return u.v[0];
+}
+
+static int _sample(sim_t *s, double t)
+{
+	double mono = _monopoly(s);
+
+	for (int a = 0; a < s->na; a++) {
+		const acct_t *ac = &s->ac[a];
+		double w = s->t->accounts[a].weight;
+		sim_sample_t *x;
+		tres_vec_t used, nsv;
+
+		if (s->r->nsamples == s->scap) {
+			size_t n = s->scap ? 2 * s->scap : 256;
+			sim_sample_t *p =
+				realloc(s->r->samples, n * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			s->r->samples = p;
+			s->scap = n;
+		}
+		x = &s->r->samples[s->r->nsamples++];
+		ledger_usage(s->usage, a, &used);
+		ledger_usage(s->ns, a, &nsv);
+		x->t = t;
+		x->account = a;
+		x->running_tasks = ac->running_tasks;
+		x->pending_tasks = ac->pending_tasks;
+		x->running = ac->running;
+		x->aggregate = hmrf_aggregate(&used, &s->cap, w);
+		x->dominant = hmrf_dominant(&used, &s->cap, w);
+		x->share_now = hmrf_dominant(&ac->running, &s->cap, w);
+		x->beta = hmrf_beta(&used, &nsv);
+		x->progress_share =
+			eunomia_progress_share(_progress(s, a), mono, w);
+		x->task_share =
+			ac->mono_tasks > 0 ?
+				ac->running_tasks / (w * ac->mono_tasks) :
+				0;
+	}
+	return 0;
+}
+
+/* --- jobs and tasks ---------------------------------------------------- */
+
+static void _finish(sim_t *s, int j, sim_job_status_t st)
+{
+	jstate_t *js = &s->js[j];
+	sim_job_result_t *jr = &s->r->jobs[j];
+	const sim_job_t *job = &s->t->jobs[j];
+
+	js->final = true;
+	jr->status = st;
+	jr->end = s->now;
+	jr->met = st == SIM_JOB_ENDED && job->deadline > 0 &&
+		  s->now <= job->deadline + EPS;
+	s->ended++;
+	if (st == SIM_JOB_ENDED && s->hist && job->deadline > 0) {
+		justice_done_t d = {
+			.requested = job->tasks * job->demand.v[s->cpu],
+			.deadline = job->deadline - job->submit,
+			.comp_time = jr->cpu_time,
+			.cpus = jr->tasks * job->demand.v[s->cpu],
+			.success = jr->met,
+		};
+
+		justice_history_track(s->hist, &d, s->total_cpus, NULL);
+	}
+}
+
+/* Stop job j: its unstarted tasks leave the queue, running ones free
+ * their nodes. */
+static void _stop(sim_t *s, int j, sim_job_status_t st)
+{
+	jstate_t *js = &s->js[j];
+	const sim_job_t *job = &s->t->jobs[j];
+	sim_job_result_t *jr = &s->r->jobs[j];
+	acct_t *ac = &s->ac[job->account];
+	tres_vec_t left = job->demand;
+
+	tres_scale(&left, js->given - js->started);
+	tres_sub(&ac->pending, &left);
+	ac->pending_tasks -= js->given - js->started;
+	_snap(&ac->pending);
+	for (int k = 0; k < js->started; k++) {
+		int n = jr->task_node[k];
+
+		if (n < 0 || isnan(js->task_start[k]))
+			continue;
+		tres_add(&s->idle[n], &job->demand);
+		_snap(&s->idle[n]);
+		tres_add(&s->idle_total, &job->demand);
+		_snap(&s->idle_total);
+		_open_update(s, n);
+		tres_sub(&ac->running, &job->demand);
+		_snap(&ac->running);
+		ac->running_tasks--;
+		ac->rate -= job->demand.v[s->cpu] * s->t->nodes[n].speed;
+		jr->cpu_time +=
+			job->demand.v[s->cpu] * (s->now - js->task_start[k]);
+		js->task_start[k] = NAN;
+	}
+	js->running = 0;
+	_finish(s, j, st);
+}
+
+static int _task_end(sim_t *s, const ev_t *e)
+{
+	jstate_t *js = &s->js[e->job];
+	const sim_job_t *job = &s->t->jobs[e->job];
+	sim_job_result_t *jr = &s->r->jobs[e->job];
+	acct_t *ac = &s->ac[job->account];
+	int n;
+
+	if (js->final)
+		return 0;
+	if (e->task < 0) { /* the deadline passed */
+		double cpus = js->running * _cpt(s, job);
+
+		if (s->c->admission.policy == JUSTICE_POLICY_REACTIVE_FS)
+			_stop(s, e->job,
+			      js->started ? SIM_JOB_KILLED : SIM_JOB_DROPPED);
+		else if (_justice(s) && js->started &&
+			 justice_kill_late(s->now + EPS, job->deadline, cpus,
+					   s->c->kill_above))
+			_stop(s, e->job, SIM_JOB_KILLED);
+		return 0;
+	}
+	n = jr->task_node[e->task];
+	tres_add(&s->idle[n], &job->demand);
+	_snap(&s->idle[n]);
+	tres_add(&s->idle_total, &job->demand);
+	_snap(&s->idle_total);
+	_open_update(s, n);
+	tres_sub(&ac->running, &job->demand);
+	_snap(&ac->running);
+	ac->running_tasks--;
+	ac->rate -= job->demand.v[s->cpu] * s->t->nodes[n].speed;
+	if (ac->running_tasks < 0.5) {
+		ac->running_tasks = 0;
+		ac->rate = 0;
+	}
+	jr->cpu_time +=
+		job->demand.v[s->cpu] * (s->now - js->task_start[e->task]);
+	js->task_start[e->task] = NAN;
+	js->running--;
+	js->done++;
+	if (js->done == js->given)
+		_finish(s, e->job, SIM_JOB_ENDED);
+	return 0;
+}
+
+static int _start_task(sim_t *s, int j, int n)
+{
+	jstate_t *js = &s->js[j];
+	const sim_job_t *job = &s->t->jobs[j];
+	sim_job_result_t *jr = &s->r->jobs[j];
+	acct_t *ac = &s->ac[job->account];
+	double speed = s->t->nodes[n].speed;
+	int k = js->started;
+
+	tres_sub(&s->idle[n], &job->demand);
+	_snap(&s->idle[n]);
+	tres_sub(&s->idle_total, &job->demand);
+	_snap(&s->idle_total);
+	_open_update(s, n);
+	tres_add(&ac->running, &job->demand);
+	tres_sub(&ac->pending, &job->demand);
+	_snap(&ac->pending);
+	ac->running_tasks++;
+	ac->pending_tasks--;
+	ac->rate += job->demand.v[s->cpu] * speed;
+	ac->waiting_since = 0;
+	if (!js->started)
+		jr->start = s->now;
+	js->started++;
+	js->running++;
+	jr->task_node[k] = n;
+	js->task_start[k] = s->now;
+	s->r->tasks_started++;
+	return _push(s, s->now + js->task_work / speed, j, k);
+}
+
+/* Justice's estimate for job j now, queued since its submission. */
+static int _estimate(sim_t *s, int j, justice_estimate_t *e)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	double cpt = _cpt(s, job);
+	justice_params_t p = { .policy = s->c->admission.policy,
+			       .capacity = s->total_cpus,
+			       .bootstrap = s->c->bootstrap };
+	justice_request_t q = {
+		.requested = job->tasks * cpt,
+		.deadline = job->deadline - job->submit,
+		.queued = s->now - job->submit,
+		.need = job->moldable ? job->work * cpt :
+					job->work * job->tasks * cpt,
+	};
+
+	return justice_estimate(s->hist, &p, &q, e, NULL);
+}
+
+/* Size job j (no task started) to Justice's reqCPUs, within its range. */
+static void _size(sim_t *s, int j, const justice_estimate_t *e)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	jstate_t *js = &s->js[j];
+	acct_t *ac = &s->ac[job->account];
+	int want = (int)ceil(e->req_cpus / _cpt(s, job) - EPS), old = js->given;
+	tres_vec_t d = job->demand;
+
+	if (e->verdict != JUSTICE_FEASIBLE || job->min_tasks >= job->tasks)
+		return;
+	want = want < job->min_tasks ? job->min_tasks :
+	       want > job->tasks     ? job->tasks :
+				       want;
+	if (want == old)
+		return;
+	ac->pending_tasks += want - old;
+	js->given = want;
+	s->r->jobs[j].tasks = want;
+	js->task_work = job->moldable ? job->work / want : job->work;
+	tres_scale(&d, want - old);
+	if (want > old) {
+		tres_add(&ac->pending, &d);
+	} else {
+		tres_scale(&d, -1);
+		tres_sub(&ac->pending, &d);
+		_snap(&ac->pending);
+	}
+}
+
+/* Admission at arrival: false when the job is refused. */
+static bool _admit(sim_t *s, int j)
+{
+	justice_estimate_t e;
+
+	if (!s->c->admission.on || s->t->jobs[j].deadline <= 0)
+		return true;
+	if (_estimate(s, j, &e))
+		return true;
+	return e.verdict != JUSTICE_INFEASIBLE;
+}
+
+static int _arrive(sim_t *s, int j)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	jstate_t *js = &s->js[j];
+	sim_job_result_t *jr = &s->r->jobs[j];
+	acct_t *ac = &s->ac[job->account];
+	tres_vec_t want;
+
+	js->arrived = true;
+	js->given = job->tasks;
+	if (!_admit(s, j)) {
+		jr->tasks = 0;
+		_finish(s, j, SIM_JOB_REFUSED);
+		return 0;
+	}
+	jr->tasks = js->given;
+	js->task_work = job->moldable ? job->work / js->given : job->work;
+	jr->task_node = malloc(job->tasks * sizeof(int));
+	js->task_start = malloc(job->tasks * sizeof(double));
+	if (!jr->task_node || !js->task_start)
+		return -ENOMEM;
+	for (int k = 0; k < job->tasks; k++) {
+		jr->task_node[k] = -1;
+		js->task_start[k] = NAN;
+	}
+	want = job->demand;
+	tres_scale(&want, js->given);
+	tres_add(&ac->pending, &want);
+	ac->pending_tasks += js->given;
+	if (ac->running_tasks == 0 && ac->waiting_since == 0)
+		ac->waiting_since = s->now > 0 ? s->now : EPS;
+	if (ac->mono_tasks == 0) {
+		bool *el = s->fits;
+
+		for (int n = 0; n < s->nn; n++) {
+			el[n] = _eligible(s, j, n);
+			s->ocap[n] = s->t->nodes[n].capacity;
+		}
+		tsf_monopoly_tasks(&job->demand, s->ocap,
+				   s->c->policy.tsf_cluster ? NULL : el, s->nn,
+				   &ac->mono_tasks);
+	}
+	js->next = -1;
+	if (ac->qtail >= 0)
+		s->js[ac->qtail].next = j;
+	else
+		ac->qhead = j;
+	ac->qtail = j;
+	if (job->deadline > 0 && s->c->admission.on)
+		return _push(s, job->deadline, j, -1);
+	return 0;
+}
+
+/*
+ * Justice and the oracle, at every pass (Algorithm 2): each pending
+ * deadline job is estimated again with the time it has waited; one that
+ * can no longer make it is dropped, the others are sized to their
+ * reqCPUs and ranked by Justice's priority.
+ */
+static void _justice_pass(sim_t *s)
+{
+	if (!_justice(s))
+		return;
+	for (int a = 0; a < s->na; a++) {
+		for (int j = s->ac[a].qhead; j >= 0;) {
+			int next = s->js[j].next;
+			jstate_t *js = &s->js[j];
+
+			if (!js->final && !js->started &&
+			    s->t->jobs[j].deadline > 0 &&
+			    !_estimate(s, j, &js->est)) {
+				if (js->est.verdict == JUSTICE_INFEASIBLE)
+					_stop(s, j, SIM_JOB_DROPPED);
+				else
+					_size(s, j, &js->est);
+			}
+			j = next;
+		}
+	}
+}
+
+/* --- one scheduling pass ----------------------------------------------- */
+
+static int _reserve(sim_t *s, size_t n)
+{
+	if (n <= s->entcap)
+		return 0;
+	n = n < 2 * s->entcap ? 2 * s->entcap : n;
+#define GROW(p)                                           \
+	do {                                              \
+		void *q = realloc((p), n * sizeof(*(p))); \
+		if (!q)                                   \
+			return -ENOMEM;                   \
+		(p) = q;                                  \
+	} while (0)
+	GROW(s->hj);
+	GROW(s->tj);
+	GROW(s->ej);
+	GROW(s->je);
+	GROW(s->ent_job);
+	GROW(s->order);
+#undef GROW
+	s->entcap = n;
+	return 0;
+}
+
+/* Unlink jobs with nothing left to start from the front of a's queue. */
+static void _trim(sim_t *s, int a)
+{
+	acct_t *ac = &s->ac[a];
+	int prev = -1;
+
+	for (int j = ac->qhead; j >= 0;) {
+		int next = s->js[j].next;
+
+		if (s->js[j].final || s->js[j].started >= s->js[j].given) {
+			if (prev < 0)
+				ac->qhead = next;
+			else
+				s->js[prev].next = next;
+			if (ac->qtail == j)
+				ac->qtail = prev;
+			s->js[j].next = -1;
+		} else {
+			prev = j;
+		}
+		j = next;
+	}
+}
+
+static int _cmp_fifo(const void *x, const void *y, void *arg)
+{
+	const sim_t *s = arg;
+	const sim_job_t *a = &s->t->jobs[s->ent_job[*(const size_t *)x]];
+	const sim_job_t *b = &s->t->jobs[s->ent_job[*(const size_t *)y]];
+
+	if (a->submit != b->submit)
+		return a->submit < b->submit ? -1 : 1;
+	if (a != b)
+		return a < b ? -1 : 1;
+	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+/* Collect the pending tasks worth ranking.  Returns the count or -errno. */
+static long _collect(sim_t *s)
+{
+	size_t n = 0;
+
+	for (int a = 0; a < s->na; a++) {
+		double count = 0;
+		int depth = 0;
+
+		_trim(s, a);
+		for (int j = s->ac[a].qhead; j >= 0 && depth < QUEUE_DEPTH;
+		     j = s->js[j].next, depth++) {
+			const sim_job_t *job = &s->t->jobs[j];
+			jstate_t *js = &s->js[j];
+			double b =
+				fmin(_fit_bound(&s->idle_total, &job->demand),
+				     RANK_MAX);
+			double take = fmin(js->given - js->started, b - count);
+
+			js->blocked = false;
+			if (js->final || take <= 0)
+				continue;
+			if (_reserve(s, n + (size_t)take))
+				return -ENOMEM;
+			for (int k = 0; k < (int)take; k++, n++) {
+				s->ent_job[n] = j;
+				s->hj[n].account = a;
+				s->hj[n].tres = job->demand;
+				s->hj[n].duration = js->task_work;
+				s->tj[n].account = a;
+				s->tj[n].tasks = 1;
+				s->tj[n].duration = js->task_work;
+			}
+			count += take;
+		}
+	}
+	return (long)n;
+}
+
+static int _rank(sim_t *s, size_t n)
+{
+	int rc = 0;
+
+	/* Justice orders the jobs itself (its priority policy); jobs without
+	 * a deadline come after, in the order they were collected. */
+	if (_justice(s)) {
+		for (size_t k = 0; k < n; k++) {
+			const jstate_t *js = &s->js[s->ent_job[k]];
+
+			if (s->t->jobs[s->ent_job[k]].deadline > 0)
+				s->je[k] = js->est;
+			else
+				s->je[k].verdict = JUSTICE_INFEASIBLE;
+		}
+		return justice_order(s->je, n, s->order);
+	}
+
+	switch (s->c->policy.kind) {
+	case SIM_ORDER_FIFO:
+		for (size_t k = 0; k < n; k++)
+			s->order[k] = k;
+		qsort_r(s->order, n, sizeof(size_t), _cmp_fifo, s);
+		return 0;
+	case SIM_ORDER_HMRF: {
+		hmrf_params_t p = {
+			.policy = s->c->policy.hmrf,
+			.capacity = s->cap,
+			.now = s->now,
+			.timeout = s->c->timeout,
+			.horizon = s->c->horizon > 0 ? s->c->horizon : INFINITY,
+			.elapsed =
+				s->now - fmax(ledger_window_start(s->usage), 0),
+		};
+
+		for (int a = 0; a < s->na; a++) {
+			hmrf_account_t *h = &s->ha[a];
+
+			memset(h, 0, sizeof(*h));
+			h->weight = s->t->accounts[a].weight;
+			ledger_usage(s->usage, a, &h->used);
+			ledger_usage(s->ns, a, &h->ns);
+			h->running = s->ac[a].running;
+			h->waiting_since = s->ac[a].waiting_since;
+		}
+		rc = hmrf_rank(&p, s->ha, s->na, s->hj, n, s->order, NULL);
+		break;
+	}
+	case SIM_ORDER_TSF:
+		for (int a = 0; a < s->na; a++) {
+			s->ta[a].weight = s->t->accounts[a].weight;
+			s->ta[a].running = s->ac[a].running_tasks;
+			s->ta[a].monopoly = s->ac[a].mono_tasks > 0 ?
+						    s->ac[a].mono_tasks :
+						    1;
+		}
+		rc = tsf_rank(s->ta, s->na, s->tj, n, s->order, NULL);
+		break;
+	case SIM_ORDER_EUNOMIA: {
+		double mono = _monopoly(s);
+
+		for (size_t k = 0; k < n; k++) {
+			const sim_job_t *job = &s->t->jobs[s->ent_job[k]];
+			double cs = 0, cpus = job->demand.v[s->cpu];
+			int m = 0;
+
+			if (job->constraint[0]) {
+				for (int i = 0; i < s->nn; i++)
+					if (_eligible(s, s->ent_job[k], i))
+						cs += s->t->nodes[i].speed, m++;
+				cs = m ? cs / m : 0;
+			}
+			s->ej[k].account = s->hj[k].account;
+			s->ej[k].rate = eunomia_expected_rate(
+				cpus, cs, s->total_rate, s->total_cpus);
+			s->ej[k].duration = cpus > 0 ?
+						    s->hj[k].duration * cpus /
+							    s->ej[k].rate :
+						    s->hj[k].duration;
+			s->ej[k].runnable = true;
+		}
+		rc = eunomia_rank(s->ea, s->na, mono, s->ej, n, s->order, NULL);
+		break;
+	}
+	default:
+		return -EINVAL;
+	}
+	return rc;
+}
+
+/* Eunomia's per-account accounts and placement gaps for this pass. */
+static void _eunomia_books(sim_t *s)
+{
+	double mono = _monopoly(s), fair;
+
+	for (int a = 0; a < s->na; a++) {
+		s->ea[a].weight = s->t->accounts[a].weight;
+		s->ea[a].progress = _progress(s, a);
+		s->ea[a].monopoly = 0;
+		s->ea[a].active = s->ac[a].qhead >= 0 ||
+				  s->ac[a].running_tasks > 0 ||
+				  s->ea[a].progress > 0;
+	}
+	fair = eunomia_fair_share(s->ea, s->na, mono);
+	for (int a = 0; a < s->na; a++)
+		s->ac[a].gap = eunomia_gap(
+			eunomia_account_share(&s->ea[a], mono), fair);
+}
+
+static int _cmp_int(const void *x, const void *y)
+{
+	return *(const int *)x - *(const int *)y;
+}
+
+/* The node the placement policy picks for a task of job j, or -1. */
+static int _choose(sim_t *s, int j)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	const sim_place_t *pl = &s->c->placement;
+	place_request_t q = { .demand = job->demand, .capacity = s->cap };
+	size_t m = 0;
+
+	if (pl->rrr) {
+		bool any = false;
+
+		for (int n = 0; n < s->nn; n++) {
+			s->fits[n] = tres_fits(&job->demand, &s->idle[n]) &&
+				     _eligible(s, j, n);
+			any |= s->fits[n];
+		}
+		return any ? place_rrr_next(s->rrr, s->fits) : -1;
+	}
+	for (int k = 0; k < s->nopen; k++) {
+		int n = s->open[k];
+
+		if (tres_fits(&job->demand, &s->idle[n]) && _eligible(s, j, n))
+			s->pidx[m++] = n;
+	}
+	if (!m)
+		return -1;
+	if (m == 1)
+		return s->pidx[0];
+	qsort(s->pidx, m, sizeof(int), _cmp_int);
+	for (size_t k = 0; k < m; k++) {
+		s->pn[k].idle = s->idle[s->pidx[k]];
+		s->pn[k].speed = s->t->nodes[s->pidx[k]].speed;
+	}
+	q.progress_gap = s->ac[job->account].gap;
+	if (place_score(pl->score, &q, s->pn, m, s->scores, NULL))
+		return -1;
+	m = place_best(s->scores, m);
+	return (int)m < 0 ? -1 : s->pidx[m];
+}
+
+/*
+ * A moldable job runs on all the CPUs it was given at once (its work is
+ * split over them): start all its tasks now, or none and block it.  The
+ * tasks are alike, so they all fit exactly when the open nodes hold that
+ * many of them.  Returns the tasks started, or -errno.
+ */
+static int _start_gang(sim_t *s, int j)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	double room = 0;
+	int rc, given = s->js[j].given;
+
+	for (int k = 0; k < s->nopen && room < given; k++) {
+		int n = s->open[k];
+
+		if (_eligible(s, j, n))
+			room += _fit_bound(&s->idle[n], &job->demand);
+	}
+	if (room < given) {
+		s->js[j].blocked = true;
+		return 0;
+	}
+	for (int k = 0; k < given; k++) {
+		int node = _choose(s, j);
+
+		if (node < 0)
+			return -EINVAL; /* cannot happen: room was counted */
+		if ((rc = _start_task(s, j, node)))
+			return rc;
+	}
+	return given;
+}
+
+static int _pass_ordered(sim_t *s)
+{
+	for (;;) {
+		long n = _collect(s);
+		size_t placed = 0;
+		int rc;
+
+		if (n <= 0)
+			return (int)(n < 0 ? n : 0);
+		if (s->c->policy.kind == SIM_ORDER_EUNOMIA ||
+		    s->c->placement.score == PLACE_EUNOMIA)
+			_eunomia_books(s);
+		if ((rc = _rank(s, n)))
+			return rc;
+		for (long k = 0; k < n; k++) {
+			int j = s->ent_job[s->order[k]], node;
+
+			if (s->js[j].blocked ||
+			    s->js[j].started >= s->js[j].given)
+				continue;
+			if (s->t->jobs[j].moldable && !s->js[j].started) {
+				rc = _start_gang(s, j);
+				if (rc < 0)
+					return rc;
+				placed += rc;
+				continue;
+			}
+			node = _choose(s, j);
+			if (node < 0) {
+				s->js[j].blocked = true;
+				continue;
+			}
+			if ((rc = _start_task(s, j, node)))
+				return rc;
+			placed++;
+		}
+		if (!placed)
+			return 0;
+	}
+}
+
+/* The first job of a's queue with a task to start and not blocked. */
+static int _head(sim_t *s, int a)
+{
+	_trim(s, a);
+	for (int j = s->ac[a].qhead; j >= 0; j = s->js[j].next)
+		if (!s->js[j].blocked && s->js[j].started < s->js[j].given)
+			return j;
+	return -1;
+}
+
+/* PSDSF and rPSDSF choose account and node together, over open nodes. */
+static int _pass_joint(sim_t *s)
+{
+	bool residual = s->c->policy.kind == SIM_ORDER_RPSDSF;
+	int *head = s->pidx; /* reused: na <= entcap is ensured */
+
+	for (int a = 0; a < s->na; a++)
+		for (int j = s->ac[a].qhead; j >= 0; j = s->js[j].next)
+			s->js[j].blocked = false;
+	for (;;) {
+		int user = -1, node = -1, no = s->nopen, rc;
+		bool any = false;
+
+		for (int a = 0; a < s->na; a++) {
+			head[a] = _head(s, a);
+			s->pu[a].weight = s->t->accounts[a].weight;
+			s->pu[a].tasks = s->ac[a].running_tasks;
+			s->pu[a].active = head[a] >= 0;
+			if (head[a] >= 0)
+				s->pu[a].demand = s->t->jobs[head[a]].demand;
+			else
+				tres_zero(&s->pu[a].demand);
+			any |= head[a] >= 0;
+		}
+		if (!any || !no)
+			return 0;
+		for (int k = 0; k < no; k++) {
+			int n = s->open[k];
+
+			s->ocap[k] = s->t->nodes[n].capacity;
+			s->oidle[k] = s->idle[n];
+			for (int a = 0; a < s->na; a++)
+				s->fits[a * no + k] = head[a] >= 0 &&
+						      _eligible(s, head[a], n);
+		}
+		if (s->c->placement.rrr) {
+			bool *f = s->fits + (size_t)s->na * no;
+
+			for (int n = 0; n < s->nn; n++) {
+				f[n] = false;
+				for (int a = 0; a < s->na && !f[n]; a++)
+					f[n] = head[a] >= 0 &&
+					       _eligible(s, head[a], n) &&
+					       tres_fits(&s->pu[a].demand,
+							 &s->idle[n]);
+			}
+			node = place_rrr_next(s->rrr, f);
+			if (node < 0)
+				return 0;
+			if (s->open_pos[node] < 0)
+				return 0;
+			rc = psdsf_pick_user(s->pu, s->na, s->ocap, s->oidle,
+					     s->fits, no, s->open_pos[node],
+					     residual, &user);
+			if (rc == -ENOENT)
+				return 0;
+		} else {
+			rc = psdsf_pick(s->pu, s->na, s->ocap, s->oidle,
+					s->fits, no, residual, &user, &node);
+			if (rc == -ENOENT)
+				return 0;
+			if (!rc)
+				node = s->open[node];
+		}
+		if (rc)
+			return rc;
+		if ((rc = _start_task(s, head[user], node)))
+			return rc;
+	}
+}
+
+static int _pass(sim_t *s)
+{
+	s->r->passes++;
+	if (s->c->policy.kind == SIM_ORDER_PSDSF ||
+	    s->c->policy.kind == SIM_ORDER_RPSDSF)
+		return _pass_joint(s);
+	return _pass_ordered(s);
+}
+
+/* --- set-up and the loop ----------------------------------------------- */
+
+static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
+		  horae_err_t *err)
+{
+	int ntres = tres_layout_count(t->layout);
+	size_t scratch = (size_t)t->nnodes * (t->naccounts + 1) + 16;
+
+	s->t = t;
+	s->c = c;
+	s->na = t->naccounts;
+	s->nn = t->nnodes;
+	s->cpu = tres_layout_find(t->layout, "cpu");
+	if (s->cpu < 0)
+		s->cpu = 0;
+	if (s->nn <= 0 || s->na <= 0)
+		return err_set(err, -EINVAL, "the trace has no %s",
+			       s->nn <= 0 ? "nodes" : "accounts");
+	s->r = calloc(1, sizeof(*s->r));
+	s->js = calloc(t->njobs ? t->njobs : 1, sizeof(*s->js));
+	s->ac = calloc(s->na, sizeof(*s->ac));
+	s->idle = calloc(s->nn, sizeof(*s->idle));
+	s->open = calloc(s->nn, sizeof(int));
+	s->open_pos = calloc(s->nn, sizeof(int));
+	s->ha = calloc(s->na, sizeof(*s->ha));
+	s->ta = calloc(s->na, sizeof(*s->ta));
+	s->ea = calloc(s->na, sizeof(*s->ea));
+	s->pu = calloc(s->na, sizeof(*s->pu));
+	s->pn = calloc(s->nn, sizeof(*s->pn));
+	s->pidx = calloc(s->nn + s->na, sizeof(int));
+	s->scores = calloc(s->nn, sizeof(double));
+	s->fits = calloc(scratch, sizeof(bool));
+	s->ocap = calloc(s->nn, sizeof(tres_vec_t));
+	s->oidle = calloc(s->nn, sizeof(tres_vec_t));
+	if (!s->r || !s->js || !s->ac || !s->idle || !s->open || !s->open_pos ||
+	    !s->ha || !s->ta || !s->ea || !s->pu || !s->pn || !s->pidx ||
+	    !s->scores || !s->fits || !s->ocap || !s->oidle)
+		return -ENOMEM;
+	s->r->njobs = t->njobs;
+	s->r->jobs = calloc(t->njobs ? t->njobs : 1, sizeof(*s->r->jobs));
+	if (!s->r->jobs)
+		return -ENOMEM;
+	for (size_t j = 0; j < t->njobs; j++) {
+		sim_job_result_t *jr = &s->r->jobs[j];
+
+		jr->id = t->jobs[j].id;
+		jr->account = t->jobs[j].account;
+		jr->submit = t->jobs[j].submit;
+		jr->start = jr->end = NAN;
+		jr->status = SIM_JOB_UNFINISHED;
+		s->js[j].next = -1;
+	}
+	for (int a = 0; a < s->na; a++) {
+		s->ac[a].qhead = s->ac[a].qtail = -1;
+		s->wsum += t->accounts[a].weight;
+	}
+	for (int n = 0; n < s->nn; n++) {
+		s->idle[n] = t->nodes[n].capacity;
+		tres_add(&s->cap, &t->nodes[n].capacity);
+		s->total_cpus += t->nodes[n].capacity.v[s->cpu];
+		s->total_rate +=
+			t->nodes[n].capacity.v[s->cpu] * t->nodes[n].speed;
+		s->open_pos[n] = -1;
+		_open_update(s, n);
+	}
+	s->idle_total = s->cap;
+	s->r->capacity = s->cap;
+	if (!(s->usage = ledger_create(&c->window, c->bucket, ntres, 0, err)) ||
+	    !(s->ns = ledger_create(&c->window, c->bucket, ntres, 0, err)) ||
+	    !(s->progress = ledger_create(&c->window, c->bucket, 1, 0, err)))
+		return -EINVAL;
+	if (ledger_grow(s->usage, s->na) || ledger_grow(s->ns, s->na) ||
+	    ledger_grow(s->progress, s->na))
+		return -ENOMEM;
+	if (c->placement.rrr && !(s->rrr = place_rrr_create(s->nn, c->seed)))
+		return -ENOMEM;
+	if (c->admission.on &&
+	    !(s->hist = justice_history_create(c->history, JUSTICE_SMOOTH_EQUAL,
+					       1, err)))
+		return -EINVAL;
+	s->next_sample = c->sample > 0 ? 0 : INFINITY;
+	return 0;
+}
+
+static void _teardown(sim_t *s)
+{
+	if (s->js)
+		for (size_t j = 0; j < s->t->njobs; j++)
+			free(s->js[j].task_start);
+	free(s->js);
+	free(s->ac);
+	free(s->idle);
+	free(s->open);
+	free(s->open_pos);
+	free(s->heap);
+	free(s->hj);
+	free(s->tj);
+	free(s->ej);
+	free(s->je);
+	free(s->ent_job);
+	free(s->order);
+	free(s->ha);
+	free(s->ta);
+	free(s->ea);
+	free(s->pu);
+	free(s->pn);
+	free(s->pidx);
+	free(s->scores);
+	free(s->fits);
+	free(s->ocap);
+	free(s->oidle);
+	ledger_destroy(&s->usage);
+	ledger_destroy(&s->ns);
+	ledger_destroy(&s->progress);
+	place_rrr_destroy(&s->rrr);
+	justice_history_destroy(&s->hist);
+}
+
+static int _loop(sim_t *s)
+{
+	const sim_trace_t *t = s->t;
+	size_t next = 0, iter = 0;
+	int rc;
+
+	for (;;) {
+		double ta = next < t->njobs ? t->jobs[next].submit : INFINITY;
+		double te = s->nheap ? s->heap[0].t : INFINITY;
+		double now = fmin(ta, te);
+		bool stop =
+			isinf(now) || (s->c->until > 0 && now > s->c->until);
+		double to = !stop	    ? now :
+			    s->c->until > 0 ? s->c->until :
+					      s->now;
+
+		while (s->next_sample < to - EPS ||
+		       (stop && s->next_sample <= to + EPS)) {
+			if ((rc = _charge(s, s->next_sample)) ||
+			    (rc = _sample(s, s->next_sample)))
+				return rc;
+			s->next_sample += s->c->sample;
+		}
+		if ((rc = _charge(s, to)))
+			return rc;
+		s->now = to;
+		if (stop)
+			break;
+		while (s->nheap && s->heap[0].t <= now + EPS) {
+			ev_t e = _pop(s);
+
+			if ((rc = _task_end(s, &e)))
+				return rc;
+		}
+		while (next < t->njobs && t->jobs[next].submit <= now + EPS)
+			if ((rc = _arrive(s, (int)next++)))
+				return rc;
+		_justice_pass(s);
+		if ((rc = _pass(s)))
+			return rc;
+		if (s->next_sample <= now + EPS) {
+			if ((rc = _sample(s, s->next_sample)))
+				return rc;
+			s->next_sample += s->c->sample;
+		}
+		s->r->makespan = now;
+		if (s->c->progress && t->njobs && ++iter % 1024 == 0)
+			s->c->progress((double)s->ended / t->njobs,
+				       s->c->progress_arg);
+	}
+	return 0;
+}
+
+int sim_run(const sim_trace_t *t, const sim_config_t *c, sim_result_t **out,
+	    horae_err_t *err)
+{
+	sim_t s = { 0 };
+	int rc;
+
+	if (!t || !c || !out)
+		return err_set(err, -EINVAL, "sim_run: missing argument");
+	rc = _setup(&s, t, c, err);
+	if (!rc)
+		rc = _loop(&s);
+	if (!rc && c->progress)
+		c->progress(1.0, c->progress_arg);
+	_teardown(&s);
+	if (rc) {
+		if (rc == -ENOMEM)
+			err_set(err, rc, "out of memory");
+		sim_result_destroy(&s.r);
+		return rc;
+	}
+	*out = s.r;
+	return 0;
+}
+
+void sim_result_destroy(sim_result_t **r)
+{
+	if (!r || !*r)
+		return;
+	for (size_t j = 0; j < (*r)->njobs && (*r)->jobs; j++)
+		free((*r)->jobs[j].task_node);
+	free((*r)->jobs);
+	free((*r)->samples);
+	free(*r);
+	*r = NULL;
+}

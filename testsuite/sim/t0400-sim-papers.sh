@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# t0400: horae-sim reproduces the papers' examples from its generators,
+# through the command line a user runs (the engine's own Check test,
+# contribs/sim/test/sim_engine_test.c, builds the same cases by hand).
+#
+#   H-MRF Table 1           exact: running tasks per step for drf and hmrf
+#                           (golden/table1-*.csv)
+#   psdsf Table II          exact where the paper is deterministic:
+#                           rPSDSF 19 2 / 2 19, PSDSF 19 0 / 2 20; the
+#                           randomized round-robin averages over 200 seeds
+#                           within one task of the paper's (22.48 DRF,
+#                           22.4 TSF, 41.08 PSDSF).  Measured 23.36, 23.36
+#                           and 40.96: DRF's and TSF's are further off than
+#                           sampling alone explains (the paper's cell
+#                           deviation of 2.31 gives a standard error near
+#                           0.2), so some detail of its round robin (how
+#                           a round treats a server that fits nothing)
+#                           differs; one task bounds that difference
+#   DRFH Fig. 1             exact: best-fit 10 + 10, first-fit 6 + 6
+#   DRFH dynamic example    while users overlap (each with tasks waiting),
+#                           their global dominant shares are within 15% of
+#                           each other: whole tasks on 100 small servers (a
+#                           user stops when its next task fits in no
+#                           server's remainder).  Measured: 0.462/0.445
+#                           (users 1, 2), 0.298/0.303/0.292 (all three),
+#                           0.455/0.497 after user 1 leaves (1.09), 1.145
+#                           at 1070 s while user 1's last tasks end
+#   Eunomia micro-benchmark tsf-cluster: job 4 at 40% (+-1%) and done in
+#                           under 0.7 of the others' time; eunomia: the
+#                           four progress shares within 10% from 10 s on
+#                           (whole 2-s tasks make them step) and the jobs
+#                           ending within 5% of each other
+#   Justice                 on the generated stream at an offered load of
+#                           3 (the paper's "severe resource constraints"),
+#                           10 seeds summed: SDR oracle >= justice >
+#                           reactive-fs >= baseline-fs, WTR the reverse.
+#                           Single seeds vary (3 of 8 had justice's WTR
+#                           above reactive-fs's); at load 1.5 the WTRs of
+#                           justice and reactive-fs tie (0.190 vs 0.183)
+#
+# To regenerate the golden files after a deliberate change:
+#   T0400_UPDATE=1 make -C build/testsuite check TESTS=sim/t0400-sim-papers.sh
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+SIM=${HORAE_BUILDDIR:-}/../contribs/sim/horae-sim
+[ -x "$SIM" ] || tap_skip_all "horae-sim not built (run through make check)"
+command -v jq >/dev/null || tap_skip_all "jq missing (contribs/horae-deps installs it)"
+GOLDEN=$HERE/sim/golden
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# golden NAME FILE: FILE against golden/NAME
+golden()
+{
+	[ -n "${T0400_UPDATE:-}" ] && cp "$2" "$GOLDEN/$1"
+	diff -u "$GOLDEN/$1" "$2" >"$tmp/diff" 2>&1
+	tap_ok "$3 (golden/$1)" $? "$(head -20 "$tmp/diff")"
+}
+
+# --- H-MRF Table 1 ---------------------------------------------------------
+for p in drf hmrf; do
+	"$SIM" -q -g hmrf-table1 -p $p --horizon=1 --sample=1 --until=3 \
+		-s "$tmp/s.csv" -o /dev/null
+	cut -d, -f1-3 "$tmp/s.csv" >"$tmp/table1-$p.csv"
+	tap_diag "$p: $(tail -n +2 "$tmp/table1-$p.csv" | tr '\n' ' ')"
+	golden table1-$p.csv "$tmp/table1-$p.csv" \
+		"$p: running tasks per step are Table 1's"
+done
+
+# --- psdsf Table II ----------------------------------------------------------
+# placed POLICY PLACEMENT SEED: "a1-on-n1 a1-on-n2 a2-on-n1 a2-on-n2" of the
+# tasks started before the first one ends.
+placed()
+{
+	"$SIM" -q -g psdsf-example -p "$1" -P "$2" --seed="$3" --until=1 \
+		-j "$tmp/j.json" -o /dev/null
+	jq -r '[.[] | .nodes | split(";") | map(split(":")) |
+		(map(select(.[0] == (.[0] | sub("[0-9]+$"; "") + "1"))) | .[0][1] // "0"),
+		(map(select(.[0] != (.[0] | sub("[0-9]+$"; "") + "1"))) | .[0][1] // "0")] |
+		join(" ")' "$tmp/j.json"
+}
+{
+	echo "rpsdsf $(placed rpsdsf first-fit 1)"
+	echo "psdsf $(placed psdsf first-fit 1)"
+	echo "bf-drf $(placed drf best-fit 1)"
+} >"$tmp/psdsf.out"
+tap_diag "$(cat "$tmp/psdsf.out")"
+golden psdsf.out "$tmp/psdsf.out" \
+	"psdsf example: rPSDSF 19 2 / 2 19, PSDSF 19 0 / 2 20, best-fit DRF"
+for p in drf:22.48 tsf:22.4 psdsf:41.08; do
+	sum=0
+	for seed in $(seq 1 200); do
+		n=$(placed "${p%%:*}" rrr "$seed" | awk '{ print $1 + $2 + $3 + $4 }')
+		sum=$((sum + n))
+	done
+	avg=$(awk -v s=$sum 'BEGIN { printf "%.2f", s / 200 }')
+	tap_ok "${p%%:*} under randomized round robin: $avg tasks on average over 200 seeds (paper ${p#*:})" \
+		"$(awk -v a="$avg" -v b="${p#*:}" 'BEGIN { d = a - b; print (d <= 1 && d >= -1) ? 0 : 1 }')"
+done
+
+# --- DRFH ----------------------------------------------------------------------
+for pl in best-fit:10 first-fit:6; do
+	"$SIM" -q -g drfh-fig1 -p drfh -P "${pl%%:*}" --until=1 -j "$tmp/j.json" \
+		-o /dev/null
+	got=$(jq -r '[.[] | .nodes | split(";") | map(split(":")[1] | tonumber) | add] | join(" ")' "$tmp/j.json")
+	tap_ok "DRFH Fig. 1, ${pl%%:*}: ${pl#*:} tasks of each user at once (got $got)" \
+		"$([ "$got" = "${pl#*:} ${pl#*:}" ]; echo $?)"
+done
+"$SIM" -q -g drfh-dynamic -p drfh --sample=10 -s "$tmp/dyn.json" -o /dev/null
+jq -r 'group_by(.t)[] | map(select(.running_tasks > 0 and .pending_tasks > 0)) |
+	select(length >= 2) | [.[0].t, length, (map(.share_now) | max / min)] |
+	@tsv' "$tmp/dyn.json" >"$tmp/dyn.tsv"
+tap_diag "drfh-dynamic: $(awk '!seen[$2]++ { printf "%s users at %s s: max/min %.3f; ", $2, $1, $3 }' "$tmp/dyn.tsv")"
+tap_ok "drfh-dynamic: users overlap (2 and 3 at once)" \
+	"$(awk '{ n[$2]++ } END { print (n[2] > 0 && n[3] > 0) ? 0 : 1 }' "$tmp/dyn.tsv")"
+tap_ok "drfh-dynamic: overlapping users' global dominant shares within 15%" \
+	"$(awk '$3 > 1.15 { bad = 1 } END { print bad + 0 }' "$tmp/dyn.tsv")" \
+	"$(awk '$3 > 1.15' "$tmp/dyn.tsv" | head -5)"
+
+# --- Eunomia micro-benchmark ------------------------------------------------------
+# share POLICY T: the four progress shares at T; ends POLICY: last ends.
+"$SIM" -q -g eunomia-micro -p tsf-cluster --sample=5 -s "$tmp/tsf.json" \
+	--json -o "$tmp/tsf-sum.json"
+"$SIM" -q -g eunomia-micro -p eunomia --sample=5 -s "$tmp/eun.json" \
+	--json -o "$tmp/eun-sum.json"
+shares() { jq -r --argjson t "$2" '[.[] | select(.t == $t) | .progress_share] | map(. * 1000 | round / 1000) | join(" ")' "$1"; }
+ends() { jq -r '[.accounts[].last_end] | map(. * 10 | round / 10) | join(" ")' "$1"; }
+tap_diag "tsf-cluster at 20 s: $(shares "$tmp/tsf.json" 20); ends $(ends "$tmp/tsf-sum.json")"
+tap_diag "eunomia at 20 s: $(shares "$tmp/eun.json" 20); ends $(ends "$tmp/eun-sum.json")"
+tap_ok "tsf-cluster: job 4 holds a 40% progress share" \
+	"$(shares "$tmp/tsf.json" 20 | awk '{ print ($4 > 0.39 && $4 < 0.41) ? 0 : 1 }')"
+tap_ok "tsf-cluster: job 4 finishes first by far (under 0.7 of the others' time)" \
+	"$(ends "$tmp/tsf-sum.json" | awk '{ print ($4 < 0.7 * $1 && $4 < 0.7 * $2 && $4 < 0.7 * $3) ? 0 : 1 }')"
+bad=0
+for t in 10 20 30 40 50; do
+	shares "$tmp/eun.json" $t | awk '{ lo = hi = $1; for (i = 2; i <= 4; i++) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+		exit !(hi / lo < 1.10) }' || bad=1
+done
+tap_ok "eunomia: the four progress shares within 10% from 10 s to 50 s" $bad
+tap_ok "eunomia: the four jobs end within 5% of each other" \
+	"$(ends "$tmp/eun-sum.json" | awk '{ lo = hi = $1; for (i = 2; i <= 4; i++) { if ($i < lo) lo = $i; if ($i > hi) hi = $i }
+		print (hi / lo < 1.05) ? 0 : 1 }')"
+
+# --- Justice ---------------------------------------------------------------------
+for a in oracle justice reactive-fs baseline-fs; do
+	for seed in $(seq 1 10); do
+		"$SIM" -q -g justice --gen-load=3 --seed=$seed -p drf -a $a --json |
+			jq -r '"\(.deadlines.met) \(.deadlines.jobs) \(.deadlines.wtr)"'
+	done | awk -v a=$a '{ m += $1; n += $2; w += $3 } END { printf "%s %.4f %.4f\n", a, m / n, w / NR }'
+done >"$tmp/justice.out"
+tap_diag "$(cat "$tmp/justice.out")"
+sdr() { awk -v a="$1" '$1 == a { print $2 }' "$tmp/justice.out"; }
+wtr() { awk -v a="$1" '$1 == a { print $3 }' "$tmp/justice.out"; }
+tap_ok "justice: SDR oracle >= justice > reactive-fs >= baseline-fs" \
+	"$(awk -v o="$(sdr oracle)" -v j="$(sdr justice)" -v r="$(sdr reactive-fs)" -v b="$(sdr baseline-fs)" \
+		'BEGIN { print (o >= j && j > r && r >= b) ? 0 : 1 }')"
+tap_ok "justice: WTR oracle <= justice < reactive-fs <= baseline-fs" \
+	"$(awk -v o="$(wtr oracle)" -v j="$(wtr justice)" -v r="$(wtr reactive-fs)" -v b="$(wtr baseline-fs)" \
+		'BEGIN { print (o <= j && j < r && r <= b) ? 0 : 1 }')"
+
+tap_done
