@@ -328,6 +328,7 @@ static int _sample(sim_t *s, double t)
 		x->running_tasks = ac->running_tasks;
 		x->pending_tasks = ac->pending_tasks;
 		x->running = ac->running;
+		x->used = used;
 		x->aggregate = hmrf_aggregate(&used, &s->cap, w);
 		x->dominant = hmrf_dominant(&used, &s->cap, w);
 		x->share_now = hmrf_dominant(&ac->running, &s->cap, w);

@@ -81,6 +81,7 @@ typedef struct sim_sample {
 	double running_tasks;
 	double pending_tasks; /* tasks of its jobs not started yet */
 	tres_vec_t running; /* TRES held now */
+	tres_vec_t used; /* TRES x s used in the window */
 	double aggregate; /* weighted aggregate of window usage */
 	double dominant; /* weighted dominant share of window usage */
 	double share_now; /* weighted dominant share of what it holds now */

@@ -459,7 +459,7 @@ static int _plot(const opts_t *o, const sim_trace_t *t, const sim_result_t *r)
 			     "");
 	}
 	fprintf(g,
-		"set terminal %s size 900,500\nset output '%s'\n"
+		"set terminal %s noenhanced size 900,500\nset output '%s'\n"
 		"set xlabel 'time (s)'\nset ylabel '%s'\nset key outside\n"
 		"set title 'horae-sim: %s, %s'\nplot ",
 		svg ? "svg" : "pngcairo", o->plot, m, o->c.policy.name,

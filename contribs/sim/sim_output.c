@@ -143,6 +143,8 @@ int sim_write_series(FILE *f, sim_format_t fmt, const sim_trace_t *t,
 		for (int i = 0; i < ntres; i++)
 			fprintf(f, ",running_%s",
 				tres_layout_name(t->layout, i));
+		for (int i = 0; i < ntres; i++)
+			fprintf(f, ",used_%s", tres_layout_name(t->layout, i));
 		fprintf(f, ",aggregate,dominant,share_now,beta,"
 			   "progress_share,task_share\n");
 	}
@@ -153,6 +155,7 @@ int sim_write_series(FILE *f, sim_format_t fmt, const sim_trace_t *t,
 		if (arr) {
 			json_object *o = json_object_new_object();
 			json_object *run = json_object_new_object();
+			json_object *used = json_object_new_object();
 
 			json_object_object_add(o, "t", _num(x->t));
 			json_object_object_add(o, "account",
@@ -166,6 +169,11 @@ int sim_write_series(FILE *f, sim_format_t fmt, const sim_trace_t *t,
 					run, tres_layout_name(t->layout, i),
 					_num(x->running.v[i]));
 			json_object_object_add(o, "running", run);
+			for (int i = 0; i < ntres; i++)
+				json_object_object_add(
+					used, tres_layout_name(t->layout, i),
+					_num(x->used.v[i]));
+			json_object_object_add(o, "used", used);
 			json_object_object_add(o, "aggregate",
 					       _num(x->aggregate));
 			json_object_object_add(o, "dominant",
@@ -184,6 +192,8 @@ int sim_write_series(FILE *f, sim_format_t fmt, const sim_trace_t *t,
 			x->pending_tasks);
 		for (int i = 0; i < ntres; i++)
 			fprintf(f, ",%.9g", x->running.v[i]);
+		for (int i = 0; i < ntres; i++)
+			fprintf(f, ",%.9g", x->used.v[i]);
 		fprintf(f, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", x->aggregate,
 			x->dominant, x->share_now, x->beta, x->progress_share,
 			x->task_share);

@@ -12,7 +12,12 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 build=${HORAE_BUILDDIR:-$HERE/build}
-"$HERE/contribs/horae-build" >/dev/null
+# Build what is missing (the configured build is kept as it is).
+if [ -f "$build/config.status" ]; then
+	make -s -C "$build" >/dev/null
+else
+	"$HERE/contribs/horae-build" >/dev/null
+fi
 sim=$build/contribs/sim/horae-sim
 policies=("$@")
 [ ${#policies[@]} -gt 0 ] || policies=(fifo drf drfh af lt-drf lt-af hmrf
@@ -23,16 +28,17 @@ trap 'rm -rf "$dir"' EXIT
 awk 'BEGIN {
 	srand(1);
 	printf "{\"version\":1,\"tres\":\"cpu,mem\",\"nodes\":[";
+	split("1 1.5 2 3", speed, " ");
 	for (g = 1; g <= 4; g++)
 		printf "%s{\"name\":\"gen%d-\",\"count\":500,\"tres\":\"cpu=16,mem=64G\",\"speed\":%s,\"features\":\"gen%d\"}",
-			g > 1 ? "," : "", g, (g == 1 ? "1" : g == 2 ? "1.5" : g == 3 ? "2" : "3"), g;
+			(g > 1 ? "," : ""), g, speed[g], g;
 	printf "],\"accounts\":[";
 	for (a = 1; a <= 100; a++)
-		printf "%s{\"name\":\"a%d\",\"weight\":%d}", a > 1 ? "," : "", a, 1 + a % 3;
+		printf "%s{\"name\":\"a%d\",\"weight\":%d}", (a > 1 ? "," : ""), a, 1 + a % 3;
 	printf "],\"jobs\":[";
 	for (j = 1; j <= 1000; j++)
 		printf "%s{\"id\":%d,\"account\":\"a%d\",\"submit\":%d,\"tasks\":1000,\"task_tres\":\"cpu=%d,mem=%dG\",\"work\":%d}",
-			j > 1 ? "," : "", j, 1 + int(rand() * 100), 2 * (j - 1),
+			(j > 1 ? "," : ""), j, 1 + int(rand() * 100), 2 * (j - 1),
 			1 + int(rand() * 4), 1 + int(rand() * 8), 10 + int(rand() * 100);
 	printf "]}\n";
 }' >"$dir/trace.json"
