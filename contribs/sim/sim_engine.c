@@ -964,74 +964,104 @@ static int _head(sim_t *s, int a)
 	return -1;
 }
 
-/* PSDSF and rPSDSF choose account and node together, over open nodes. */
+/* Account a's row of the joint pass: its head job, demand and where it
+ * may run among the pass's nodes. */
+static void _joint_row(sim_t *s, int a, int *head, int no)
+{
+	head[a] = _head(s, a);
+	s->pu[a].weight = s->t->accounts[a].weight;
+	s->pu[a].tasks = s->ac[a].running_tasks;
+	s->pu[a].active = head[a] >= 0;
+	if (head[a] >= 0)
+		s->pu[a].demand = s->t->jobs[head[a]].demand;
+	else
+		tres_zero(&s->pu[a].demand);
+	for (int k = 0; k < no; k++)
+		s->fits[(size_t)a * no + k] =
+			head[a] >= 0 &&
+			_eligible(s, head[a], s->pidx[s->na + k]);
+}
+
+/* RRR: may some active account run a task on node k of the pass? */
+static bool _joint_any(const sim_t *s, int k, int no)
+{
+	for (int a = 0; a < s->na; a++)
+		if (s->pu[a].active && s->fits[(size_t)a * no + k] &&
+		    tres_fits(&s->pu[a].demand, &s->oidle[k]))
+			return true;
+	return false;
+}
+
+/*
+ * PSDSF and rPSDSF choose account and node together, over the nodes open
+ * when the pass starts (placing only closes nodes).  The rows are built
+ * once and kept up to date: a placement changes one node's idle
+ * resources and one account's tasks (and its head job when that one has
+ * started all its tasks).
+ */
 static int _pass_joint(sim_t *s)
 {
 	bool residual = s->c->policy.kind == SIM_ORDER_RPSDSF;
-	int *head = s->pidx; /* reused: na <= entcap is ensured */
+	int *head = s->pidx, *on = s->pidx + s->na, no = s->nopen;
+	bool *f = NULL;
+	bool any = false;
 
 	for (int a = 0; a < s->na; a++)
 		for (int j = s->ac[a].qhead; j >= 0; j = s->js[j].next)
 			s->js[j].blocked = false;
+	for (int k = 0; k < no; k++) {
+		on[k] = s->open[k];
+		s->ocap[k] = s->t->nodes[on[k]].capacity;
+		s->oidle[k] = s->idle[on[k]];
+	}
+	for (int a = 0; a < s->na; a++) {
+		_joint_row(s, a, head, no);
+		any |= head[a] >= 0;
+	}
+	if (!any || !no)
+		return 0;
+	if (s->c->placement.rrr) {
+		f = s->fits + (size_t)s->na * no;
+		for (int n = 0; n < s->nn; n++)
+			f[n] = false;
+		for (int k = 0; k < no; k++)
+			f[on[k]] = _joint_any(s, k, no);
+	}
 	for (;;) {
-		int user = -1, node = -1, no = s->nopen, rc;
-		bool any = false;
+		int user = -1, node = -1, k, rc;
 
-		for (int a = 0; a < s->na; a++) {
-			head[a] = _head(s, a);
-			s->pu[a].weight = s->t->accounts[a].weight;
-			s->pu[a].tasks = s->ac[a].running_tasks;
-			s->pu[a].active = head[a] >= 0;
-			if (head[a] >= 0)
-				s->pu[a].demand = s->t->jobs[head[a]].demand;
-			else
-				tres_zero(&s->pu[a].demand);
-			any |= head[a] >= 0;
-		}
-		if (!any || !no)
-			return 0;
-		for (int k = 0; k < no; k++) {
-			int n = s->open[k];
-
-			s->ocap[k] = s->t->nodes[n].capacity;
-			s->oidle[k] = s->idle[n];
-			for (int a = 0; a < s->na; a++)
-				s->fits[a * no + k] = head[a] >= 0 &&
-						      _eligible(s, head[a], n);
-		}
-		if (s->c->placement.rrr) {
-			bool *f = s->fits + (size_t)s->na * no;
-
-			for (int n = 0; n < s->nn; n++) {
-				f[n] = false;
-				for (int a = 0; a < s->na && !f[n]; a++)
-					f[n] = head[a] >= 0 &&
-					       _eligible(s, head[a], n) &&
-					       tres_fits(&s->pu[a].demand,
-							 &s->idle[n]);
-			}
+		if (f) {
 			node = place_rrr_next(s->rrr, f);
 			if (node < 0)
 				return 0;
-			if (s->open_pos[node] < 0)
-				return 0;
+			/* Its place among the pass's nodes (the open
+			 * list reorders as nodes close). */
+			for (k = 0; k < no && on[k] != node; k++)
+				;
 			rc = psdsf_pick_user(s->pu, s->na, s->ocap, s->oidle,
-					     s->fits, no, s->open_pos[node],
-					     residual, &user);
-			if (rc == -ENOENT)
-				return 0;
+					     s->fits, no, k, residual, &user);
 		} else {
 			rc = psdsf_pick(s->pu, s->na, s->ocap, s->oidle,
-					s->fits, no, residual, &user, &node);
-			if (rc == -ENOENT)
-				return 0;
+					s->fits, no, residual, &user, &k);
 			if (!rc)
-				node = s->open[node];
+				node = on[k];
 		}
+		if (rc == -ENOENT)
+			return 0;
 		if (rc)
 			return rc;
 		if ((rc = _start_task(s, head[user], node)))
 			return rc;
+		s->oidle[k] = s->idle[node];
+		s->pu[user].tasks = s->ac[user].running_tasks;
+		if (s->js[head[user]].started >= s->js[head[user]].given) {
+			_joint_row(s, user, head, no);
+			if (f)
+				for (int m = 0; m < no; m++)
+					f[on[m]] = _joint_any(s, m, no);
+		} else if (f) {
+			f[node] = _joint_any(s, k, no);
+		}
 	}
 }
 
