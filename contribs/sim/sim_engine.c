@@ -370,13 +370,40 @@ static void _finish(sim_t *s, int j, sim_job_status_t st)
 	}
 }
 
+/* Task k of job j leaves its node: the node, the account and the job's
+ * CPU time are settled. */
+static void _release(sim_t *s, int j, int k)
+{
+	jstate_t *js = &s->js[j];
+	const sim_job_t *job = &s->t->jobs[j];
+	sim_job_result_t *jr = &s->r->jobs[j];
+	acct_t *ac = &s->ac[job->account];
+	int n = jr->task_node[k];
+
+	tres_add(&s->idle[n], &job->demand);
+	_snap(&s->idle[n]);
+	tres_add(&s->idle_total, &job->demand);
+	_snap(&s->idle_total);
+	_open_update(s, n);
+	tres_sub(&ac->running, &job->demand);
+	_snap(&ac->running);
+	ac->running_tasks--;
+	ac->rate -= job->demand.v[s->cpu] * s->t->nodes[n].speed;
+	if (ac->running_tasks < 0.5) { /* no drift once it runs nothing */
+		ac->running_tasks = 0;
+		ac->rate = 0;
+	}
+	jr->cpu_time += job->demand.v[s->cpu] * (s->now - js->task_start[k]);
+	js->task_start[k] = NAN;
+	js->running--;
+}
+
 /* Stop job j: its unstarted tasks leave the queue, running ones free
  * their nodes. */
 static void _stop(sim_t *s, int j, sim_job_status_t st)
 {
 	jstate_t *js = &s->js[j];
 	const sim_job_t *job = &s->t->jobs[j];
-	sim_job_result_t *jr = &s->r->jobs[j];
 	acct_t *ac = &s->ac[job->account];
 	tres_vec_t left = job->demand;
 
@@ -384,25 +411,10 @@ static void _stop(sim_t *s, int j, sim_job_status_t st)
 	tres_sub(&ac->pending, &left);
 	ac->pending_tasks -= js->given - js->started;
 	_snap(&ac->pending);
-	for (int k = 0; k < js->started; k++) {
-		int n = jr->task_node[k];
-
-		if (n < 0 || isnan(js->task_start[k]))
-			continue;
-		tres_add(&s->idle[n], &job->demand);
-		_snap(&s->idle[n]);
-		tres_add(&s->idle_total, &job->demand);
-		_snap(&s->idle_total);
-		_open_update(s, n);
-		tres_sub(&ac->running, &job->demand);
-		_snap(&ac->running);
-		ac->running_tasks--;
-		ac->rate -= job->demand.v[s->cpu] * s->t->nodes[n].speed;
-		jr->cpu_time +=
-			job->demand.v[s->cpu] * (s->now - js->task_start[k]);
-		js->task_start[k] = NAN;
-	}
-	js->running = 0;
+	for (int k = 0; k < js->started; k++)
+		if (s->r->jobs[j].task_node[k] >= 0 &&
+		    !isnan(js->task_start[k]))
+			_release(s, j, k);
 	_finish(s, j, st);
 }
 
@@ -410,9 +422,6 @@ static int _task_end(sim_t *s, const ev_t *e)
 {
 	jstate_t *js = &s->js[e->job];
 	const sim_job_t *job = &s->t->jobs[e->job];
-	sim_job_result_t *jr = &s->r->jobs[e->job];
-	acct_t *ac = &s->ac[job->account];
-	int n;
 
 	if (js->final)
 		return 0;
@@ -428,24 +437,7 @@ static int _task_end(sim_t *s, const ev_t *e)
 			_stop(s, e->job, SIM_JOB_KILLED);
 		return 0;
 	}
-	n = jr->task_node[e->task];
-	tres_add(&s->idle[n], &job->demand);
-	_snap(&s->idle[n]);
-	tres_add(&s->idle_total, &job->demand);
-	_snap(&s->idle_total);
-	_open_update(s, n);
-	tres_sub(&ac->running, &job->demand);
-	_snap(&ac->running);
-	ac->running_tasks--;
-	ac->rate -= job->demand.v[s->cpu] * s->t->nodes[n].speed;
-	if (ac->running_tasks < 0.5) {
-		ac->running_tasks = 0;
-		ac->rate = 0;
-	}
-	jr->cpu_time +=
-		job->demand.v[s->cpu] * (s->now - js->task_start[e->task]);
-	js->task_start[e->task] = NAN;
-	js->running--;
+	_release(s, e->job, e->task);
 	js->done++;
 	if (js->done == js->given)
 		_finish(s, e->job, SIM_JOB_ENDED);

@@ -65,6 +65,19 @@ static json_object *_num(double x)
 	return isfinite(x) ? json_object_new_double(x) : NULL;
 }
 
+/* Print the array (if any) as JSON and free it; -EIO on a write error. */
+static int _end(FILE *f, json_object *arr)
+{
+	if (arr) {
+		fprintf(f, "%s\n",
+			json_object_to_json_string_ext(
+				arr, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(arr);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
 int sim_write_jobs(FILE *f, sim_format_t fmt, const sim_trace_t *t,
 		   const sim_result_t *r)
 {
@@ -120,14 +133,7 @@ int sim_write_jobs(FILE *f, sim_format_t fmt, const sim_trace_t *t,
 		}
 		free(nodes);
 	}
-	if (arr) {
-		fprintf(f, "%s\n",
-			json_object_to_json_string_ext(
-				arr, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(arr);
-	}
-	return ferror(f) ? -EIO : 0;
+	return _end(f, arr);
 }
 
 int sim_write_series(FILE *f, sim_format_t fmt, const sim_trace_t *t,
@@ -198,14 +204,7 @@ int sim_write_series(FILE *f, sim_format_t fmt, const sim_trace_t *t,
 			x->dominant, x->share_now, x->beta, x->progress_share,
 			x->task_share);
 	}
-	if (arr) {
-		fprintf(f, "%s\n",
-			json_object_to_json_string_ext(
-				arr, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(arr);
-	}
-	return ferror(f) ? -EIO : 0;
+	return _end(f, arr);
 }
 
 static int _cmp_double(const void *a, const void *b)
