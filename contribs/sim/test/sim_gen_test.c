@@ -16,43 +16,7 @@
 #include <unistd.h>
 
 #include "../sim_gen.h"
-
-static bool _trace_eq(const sim_trace_t *a, const sim_trace_t *b)
-{
-	int nt = tres_layout_count(a->layout);
-
-	if (nt != tres_layout_count(b->layout) || a->nnodes != b->nnodes ||
-	    a->naccounts != b->naccounts || a->njobs != b->njobs)
-		return false;
-	for (int i = 0; i < nt; i++)
-		if (strcmp(tres_layout_name(a->layout, i),
-			   tres_layout_name(b->layout, i)))
-			return false;
-	for (int i = 0; i < a->nnodes; i++) {
-		const sim_node_t *x = &a->nodes[i], *y = &b->nodes[i];
-
-		if (strcmp(x->name, y->name) || x->speed != y->speed ||
-		    strcmp(x->features, y->features) ||
-		    memcmp(&x->capacity, &y->capacity, sizeof(x->capacity)))
-			return false;
-	}
-	for (int i = 0; i < a->naccounts; i++)
-		if (strcmp(a->accounts[i].name, b->accounts[i].name) ||
-		    a->accounts[i].weight != b->accounts[i].weight)
-			return false;
-	for (size_t i = 0; i < a->njobs; i++) {
-		const sim_job_t *x = &a->jobs[i], *y = &b->jobs[i];
-
-		if (x->id != y->id || x->account != y->account ||
-		    x->submit != y->submit || x->tasks != y->tasks ||
-		    x->min_tasks != y->min_tasks || x->work != y->work ||
-		    x->moldable != y->moldable || x->deadline != y->deadline ||
-		    strcmp(x->constraint, y->constraint) ||
-		    memcmp(&x->demand, &y->demand, sizeof(x->demand)))
-			return false;
-	}
-	return true;
-}
+#include "sim_trace_eq.h"
 
 static void _gen(const char *name, const sim_gen_opts_t *o, sim_trace_t *t)
 {
@@ -129,7 +93,7 @@ START_TEST(test_names)
 			      err.text);
 		ck_assert_msg(sim_trace_read_json(path, &back, &err) == 0,
 			      "%s: %s", names[n], err.text);
-		ck_assert_msg(_trace_eq(&t, &back), "%s changed", names[n]);
+		ck_assert_msg(sim_trace_eq(&t, &back), "%s changed", names[n]);
 		sim_trace_free(&t);
 		sim_trace_free(&back);
 	}
@@ -311,18 +275,18 @@ START_TEST(test_justice_seed)
 
 	_gen("justice", &o, &a);
 	_gen("justice", &o, &b);
-	ck_assert(_trace_eq(&a, &b));
+	ck_assert(sim_trace_eq(&a, &b));
 	o.seed = 43;
 	_gen("justice", &o, &c);
-	ck_assert(!_trace_eq(&a, &c));
+	ck_assert(!sim_trace_eq(&a, &c));
 	sim_trace_free(&c);
 	/* 0 is a seed like the others, and NULL options mean seed 0. */
 	o.seed = 0;
 	_gen("justice", &o, &c);
-	ck_assert(!_trace_eq(&a, &c));
+	ck_assert(!sim_trace_eq(&a, &c));
 	sim_trace_free(&b);
 	_gen("justice", NULL, &b);
-	ck_assert(_trace_eq(&b, &c));
+	ck_assert(sim_trace_eq(&b, &c));
 	sim_trace_free(&a);
 	sim_trace_free(&b);
 	sim_trace_free(&c);

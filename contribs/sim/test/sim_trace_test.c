@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../sim_trace.h"
+#include "sim_trace_eq.h"
 
 /* path of test/data's file name, in a static buffer. */
 static const char *_data(const char *name)
@@ -47,43 +48,6 @@ static char *_tmp(const char *text)
 	return path;
 }
 
-static bool _trace_eq(const sim_trace_t *a, const sim_trace_t *b)
-{
-	int nt = tres_layout_count(a->layout);
-
-	if (nt != tres_layout_count(b->layout) || a->nnodes != b->nnodes ||
-	    a->naccounts != b->naccounts || a->njobs != b->njobs)
-		return false;
-	for (int i = 0; i < nt; i++)
-		if (strcmp(tres_layout_name(a->layout, i),
-			   tres_layout_name(b->layout, i)))
-			return false;
-	for (int i = 0; i < a->nnodes; i++) {
-		const sim_node_t *x = &a->nodes[i], *y = &b->nodes[i];
-
-		if (strcmp(x->name, y->name) || x->speed != y->speed ||
-		    strcmp(x->features, y->features) ||
-		    memcmp(&x->capacity, &y->capacity, sizeof(x->capacity)))
-			return false;
-	}
-	for (int i = 0; i < a->naccounts; i++)
-		if (strcmp(a->accounts[i].name, b->accounts[i].name) ||
-		    a->accounts[i].weight != b->accounts[i].weight)
-			return false;
-	for (size_t i = 0; i < a->njobs; i++) {
-		const sim_job_t *x = &a->jobs[i], *y = &b->jobs[i];
-
-		if (x->id != y->id || x->account != y->account ||
-		    x->submit != y->submit || x->tasks != y->tasks ||
-		    x->min_tasks != y->min_tasks || x->work != y->work ||
-		    x->moldable != y->moldable || x->deadline != y->deadline ||
-		    strcmp(x->constraint, y->constraint) ||
-		    memcmp(&x->demand, &y->demand, sizeof(x->demand)))
-			return false;
-	}
-	return true;
-}
-
 /* Write t, read it back, and compare. */
 static void _round_trip(const sim_trace_t *t)
 {
@@ -94,7 +58,7 @@ static void _round_trip(const sim_trace_t *t)
 	ck_assert_msg(sim_trace_write_json(t, path, &err) == 0, "%s", err.text);
 	ck_assert_msg(sim_trace_read_json(path, &back, &err) == 0, "%s",
 		      err.text);
-	ck_assert(_trace_eq(t, &back));
+	ck_assert(sim_trace_eq(t, &back));
 	sim_trace_free(&back);
 	unlink(path);
 	free(path);
@@ -502,7 +466,7 @@ START_TEST(test_write_stdout)
 	ck_assert_int_eq(sim_trace_write_json(&t, "-", &err), 0);
 	fflush(stdout);
 	ck_assert_int_eq(sim_trace_read_json(path, &back, &err), 0);
-	ck_assert(_trace_eq(&t, &back));
+	ck_assert(sim_trace_eq(&t, &back));
 	sim_trace_free(&t);
 	sim_trace_free(&back);
 	unlink(path);
