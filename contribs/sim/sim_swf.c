@@ -370,7 +370,8 @@ static int _finish(swf_t *s)
 		return rc;
 	for (size_t i = 0; i < s->t.njobs; i++)
 		s->t.jobs[i].submit -= first;
-	qsort(s->t.jobs, s->t.njobs, sizeof(*s->t.jobs), _cmp_job);
+	if (s->t.njobs) /* jobs is NULL then; qsort's is nonnull */
+		qsort(s->t.jobs, s->t.njobs, sizeof(*s->t.jobs), _cmp_job);
 	return 0;
 }
 

@@ -11,6 +11,9 @@
 #include "justice_conf.h"
 #include "kvfile.h"
 
+/* Far more jobs than a cluster ever runs, and exact as a double. */
+#define JUSTICE_BOOTSTRAP_MAX 1e15
+
 void justice_conf_init(justice_conf_t *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -115,6 +118,11 @@ int justice_conf_set(justice_conf_t *c, const char *key, const char *value,
 	if (!strcasecmp(key, "Bootstrap")) {
 		if (kvfile_number(key, value, 0, false, &v, err))
 			return -EINVAL;
+		/* (long)v is undefined beyond LONG_MAX. */
+		if (v != floor(v) || v > JUSTICE_BOOTSTRAP_MAX)
+			return err_set(err, -EINVAL,
+				       "Bootstrap=%s: a whole number up to %.0f",
+				       value, JUSTICE_BOOTSTRAP_MAX);
 		c->bootstrap = (long)v;
 		return 0;
 	}

@@ -237,6 +237,15 @@ justice_history_t *justice_history_from_json(json_object *obj,
 		errno = EINVAL;
 		return NULL;
 	}
+	/* Range first: the casts below are undefined out of range. */
+	if (!(length >= 1 && length <= JUSTICE_HISTORY_MAX) ||
+	    !(count >= 0 && count < 0x1p63)) {
+		err_set(err, -EINVAL,
+			"history: length %g or count %g out of range", length,
+			count);
+		errno = EINVAL;
+		return NULL;
+	}
 	n = json_object_array_length(rate);
 	if (n != json_object_array_length(error) || n > (size_t)length ||
 	    count < (double)n) {

@@ -294,6 +294,11 @@ static int _load_one(const char *path, const char *kind, int version,
 		goto cleanup;
 	}
 	json_object_object_get_ex(h, "bytes", &v);
+	if (json_object_get_int64(v) < 0) {
+		/* As a size_t, -1 makes bytes + 1 wrap to 0 below. */
+		err_set(err, rc, "%s: header's bytes is negative", path);
+		goto cleanup;
+	}
 	bytes = (size_t)json_object_get_int64(v);
 	if ((size_t)(buf + len - (nl + 1)) < bytes + 1) {
 		err_set(err, rc, "%s: truncated: %zu of %zu bytes", path,

@@ -22,7 +22,8 @@ START_TEST(test_keys)
 	justice_conf_init(&c);
 	ck_assert_int_eq(c.policy, JUSTICE_POLICY_JUSTICE);
 	ck_assert_int_eq(c.bootstrap, 10);
-	ck_assert_int_eq(justice_conf_set(&c, "policy", "reactive-fs", &err), 0);
+	ck_assert_int_eq(justice_conf_set(&c, "policy", "reactive-fs", &err),
+			 0);
 	ck_assert_int_eq(c.policy, JUSTICE_POLICY_REACTIVE_FS);
 	ck_assert_int_eq(justice_conf_set(&c, "Policy", "oracle", &err),
 			 -EINVAL);
@@ -43,7 +44,14 @@ START_TEST(test_keys)
 			 -EINVAL);
 	ck_assert_int_eq(justice_conf_set(&c, "HistoryLength", "50", &err), 0);
 	ck_assert_int_eq(c.history_length, 50);
-	ck_assert_int_eq(justice_conf_set(&c, "Bootstrap", "-1", &err), -EINVAL);
+	ck_assert_int_eq(justice_conf_set(&c, "Bootstrap", "-1", &err),
+			 -EINVAL);
+	/* Found by fuzzing: (long)1e33 is undefined. */
+	ck_assert_int_eq(justice_conf_set(&c, "Bootstrap", "1e33", &err),
+			 -EINVAL);
+	ck_assert(strstr(err.text, "Bootstrap=1e33: a whole number up to"));
+	ck_assert_int_eq(justice_conf_set(&c, "Bootstrap", "2.5", &err),
+			 -EINVAL);
 	ck_assert_int_eq(justice_conf_set(&c, "Period", "10s", &err), 0);
 	ck_assert(c.period == 10);
 	ck_assert_int_eq(justice_conf_set(&c, "KillAbove", "8", &err), 0);
@@ -54,12 +62,13 @@ START_TEST(test_keys)
 	ck_assert(!c.elastic);
 	ck_assert_int_eq(justice_conf_set(&c, "UrgencyWeight", "x", &err),
 			 -EINVAL);
-	ck_assert_int_eq(justice_conf_set(&c, "UrgencyWeight", "1000000",
-					  &err), 0);
+	ck_assert_int_eq(justice_conf_set(&c, "UrgencyWeight", "1000000", &err),
+			 0);
 	ck_assert(c.urgency_weight == 1000000);
 	ck_assert_int_eq(justice_conf_set(&c, "UrgencyWeight", "3e9", &err),
 			 -EINVAL);
-	ck_assert(strstr(err.text, "UrgencyWeight=3e9: must be at most 2147483647"));
+	ck_assert(strstr(err.text,
+			 "UrgencyWeight=3e9: must be at most 2147483647"));
 	ck_assert(c.urgency_weight == 1000000);
 	ck_assert_int_eq(c.order, JUSTICE_ORDER_JUSTICE);
 	ck_assert_int_eq(justice_conf_set(&c, "Order", "deadline", &err), 0);

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../justice_history.h"
@@ -24,8 +25,8 @@ static const justice_done_t C = { 10, 100, 900, 5, false };
 START_TEST(test_track)
 {
 	horae_err_t err;
-	justice_history_t *h = justice_history_create(100, JUSTICE_SMOOTH_EQUAL,
-						      0, &err);
+	justice_history_t *h =
+		justice_history_create(100, JUSTICE_SMOOTH_EQUAL, 0, &err);
 
 	ck_assert_ptr_nonnull(h);
 	ck_assert_double_eq(justice_history_correction(h), 0);
@@ -58,8 +59,8 @@ END_TEST
 START_TEST(test_exp_smoothing)
 {
 	horae_err_t err;
-	justice_history_t *h = justice_history_create(100, JUSTICE_SMOOTH_EXP,
-						      0.5, &err);
+	justice_history_t *h =
+		justice_history_create(100, JUSTICE_SMOOTH_EXP, 0.5, &err);
 
 	justice_history_track(h, &A, 100, &err);
 	ck_assert_double_eq_tol(justice_history_correction(h), -0.5, 1e-12);
@@ -69,11 +70,11 @@ START_TEST(test_exp_smoothing)
 	/* 0.5 x 0.4 + 0.5 x -0.65 */
 	ck_assert_double_eq_tol(justice_history_correction(h), -0.125, 1e-12);
 	justice_history_destroy(&h);
-	ck_assert_ptr_null(justice_history_create(10, JUSTICE_SMOOTH_EXP, 0,
-						  &err));
+	ck_assert_ptr_null(
+		justice_history_create(10, JUSTICE_SMOOTH_EXP, 0, &err));
 	ck_assert(strstr(err.text, "0 < alpha <= 1"));
-	ck_assert_ptr_null(justice_history_create(0, JUSTICE_SMOOTH_EQUAL, 0,
-						  &err));
+	ck_assert_ptr_null(
+		justice_history_create(0, JUSTICE_SMOOTH_EQUAL, 0, &err));
 	ck_assert(strstr(err.text, "history length 0"));
 }
 END_TEST
@@ -82,8 +83,8 @@ END_TEST
 START_TEST(test_bounded)
 {
 	horae_err_t err;
-	justice_history_t *h = justice_history_create(2, JUSTICE_SMOOTH_EQUAL,
-						      0, &err);
+	justice_history_t *h =
+		justice_history_create(2, JUSTICE_SMOOTH_EQUAL, 0, &err);
 	justice_done_t D = { 10, 100, 600, 10, true }; /* rate 0.6, err -0.4 */
 
 	justice_history_track(h, &A, 100, &err);
@@ -104,8 +105,8 @@ END_TEST
 START_TEST(test_bad_input)
 {
 	horae_err_t err;
-	justice_history_t *h = justice_history_create(5, JUSTICE_SMOOTH_EQUAL,
-						      0, &err);
+	justice_history_t *h =
+		justice_history_create(5, JUSTICE_SMOOTH_EQUAL, 0, &err);
 	justice_done_t bad = A;
 
 	bad.deadline = 0;
@@ -124,7 +125,8 @@ START_TEST(test_json)
 {
 	horae_err_t err;
 	justice_history_t *h = justice_history_create(2, JUSTICE_SMOOTH_EXP,
-						      0.25, &err), *g;
+						      0.25, &err),
+			  *g;
 	json_object *o;
 
 	justice_history_track(h, &A, 100, &err);
@@ -151,6 +153,23 @@ START_TEST(test_json)
 	ck_assert_ptr_null(justice_history_from_json(o, &err));
 	ck_assert(strstr(err.text, "do not agree"));
 	json_object_put(o);
+	/* Found by fuzzing: out-of-range casts of length and count. */
+	for (int k = 0; k < 3; k++) {
+		static const char *const bad[] = { "3e9", "-1", "2" };
+		static const char *const cnt[] = { "0", "0", "1e19" };
+		char text[512];
+
+		snprintf(text, sizeof(text),
+			 "{\"length\":%s,\"alpha\":1,\"count\":%s,"
+			 "\"last\":0,\"err_smooth\":0,"
+			 "\"smoothing\":\"equal\",\"last_success\":false,"
+			 "\"rate\":[],\"error\":[]}",
+			 bad[k], cnt[k]);
+		o = json_tokener_parse(text);
+		ck_assert_ptr_null(justice_history_from_json(o, &err));
+		ck_assert_msg(strstr(err.text, "out of range"), "%s", err.text);
+		json_object_put(o);
+	}
 	o = json_tokener_parse("{\"length\":2}");
 	ck_assert_ptr_null(justice_history_from_json(o, &err));
 	ck_assert(strstr(err.text, "missing or mistyped"));

@@ -134,6 +134,8 @@ static const struct {
 	{ "foreign", "not a Horae state file" },
 	{ "kind", "holds 'slurm-nodes', not 'horae-test'" },
 	{ "version", "format version 2, this build reads 1" },
+	/* Found by fuzzing: -1 as a size wrapped the truncation check. */
+	{ "negbytes", "header's bytes is negative" },
 };
 
 START_TEST(test_damaged_falls_back)
@@ -165,6 +167,14 @@ START_TEST(test_damaged_falls_back)
 		snprintf(out, sizeof(out), "%.*sslurm-nodes%s", (int)(p - buf),
 			 buf, p + strlen("horae-test"));
 		_write_file(path, out, strlen(out));
+	} else if (!strcmp(damage[_i].what, "negbytes")) {
+		char *p = strstr(buf, "\"bytes\":"), *e, out[4096];
+
+		ck_assert_ptr_nonnull(p);
+		p += strlen("\"bytes\":");
+		e = p + strspn(p, "0123456789");
+		snprintf(out, sizeof(out), "%.*s-1%s", (int)(p - buf), buf, e);
+		_write_file(path, out, strlen(out));
 	} else {
 		char *p = strstr(buf, "\"version\":1");
 		p[strlen("\"version\":")] = '2';
@@ -173,8 +183,8 @@ START_TEST(test_damaged_falls_back)
 	ck_assert_int_eq(_load(&rc, &warn, &err), 1);
 	ck_assert_msg(strstr(warn.text, damage[_i].msg), "%s: warning '%s'",
 		      damage[_i].what, warn.text);
-	ck_assert_msg(strstr(warn.text, ".old"), "warning names no fallback: %s",
-		      warn.text);
+	ck_assert_msg(strstr(warn.text, ".old"),
+		      "warning names no fallback: %s", warn.text);
 }
 END_TEST
 
@@ -302,8 +312,7 @@ START_TEST(test_publish_one_reader)
 	ck_assert_int_eq(access(old, F_OK), -1); /* a view keeps no .old */
 	ck_assert_int_eq(_load(&rc, &warn, &err), 1);
 	ck_assert_int_eq(_mode(path) & 0707, 0600); /* others: nothing */
-	ck_assert_int_gt(getxattr(path, "system.posix_acl_access", NULL, 0),
-			 0);
+	ck_assert_int_gt(getxattr(path, "system.posix_acl_access", NULL, 0), 0);
 	_save_as(2, 65534, true);
 	ck_assert_int_eq(_load(&rc, &warn, &err), 2);
 	if (geteuid() != 0)
