@@ -351,6 +351,11 @@ static int _finish(swf_t *s)
 	tres_vec_t one;
 	int rc;
 
+	/* Nothing ran: say so here (and keep NULL from qsort() below). */
+	if (!s->t.njobs)
+		return err_set(s->err, -EINVAL,
+			       "%s: no job that ran (%zu skipped)", s->path,
+			       s->skipped);
 	tres_zero(&one);
 	one.v[0] = 1;
 	for (size_t i = 0; i < s->t.njobs; i++) {

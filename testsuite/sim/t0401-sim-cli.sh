@@ -112,6 +112,8 @@ printf '{"version":1,"nodes":[{"name":"n","tres":"cpu=4"}],"jobs":[{"account":"a
 refuse "a job whose task fits no node is named" "big.json: jobs[0]: job 1: a task (cpu=8) fits on no node" "$tmp/big.json"
 printf '1 0 0 10 4 -1 -1 4 -1 -1 1 1 1 -1 -1 -1 -1 -1\n2 5 0 10\n' >"$tmp/bad.swf"
 refuse "a short SWF line names the file and line" "bad.swf" --swf --swf-nodes=4 "$tmp/bad.swf"
+printf '; MaxNodes: 4\n; MaxProcs: 16\n1 0 0 -1 4 -1 -1 4 -1 -1 0 1 1 -1 -1 -1 -1 -1\n' >"$tmp/none.swf"
+refuse "an SWF log where no job ran says so" "none.swf: no job that ran (1 skipped)" --swf "$tmp/none.swf"
 tap_check "--help exits 0 and lists the policies" sh -c "'$SIM' --help | grep -q 'tsf-cluster'"
 
 tap_done

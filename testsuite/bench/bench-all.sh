@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# bench-all: run every benchmark and write their figures, with the machine
+# they ran on, to doc/benchmarks.md (what `make bench` does).  Each
+# benchmark compares side by side in one run (ours against the stock
+# Slurm plugin, or each policy); this script only collects what they print.
+#
+#   bench-all.sh [--quick]
+#
+# --quick: the core and simulator benchmarks only (no daemons, no root);
+# otherwise, as root, also the real-slurmctld ones:
+#   bench-priority-recalc.sh 10000 100 and 50000 1000   (priority/hmrf vs
+#                                                        multifactor)
+#   bench-select-cycle.sh 5000 64 90                    (select/eunomia vs
+#                                                        cons_tres)
+#   bench-submit.sh 5000                                (job_submit/justice
+#                                                        vs none)
+# The full run takes about an hour on a 2-core machine; run it alone.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")/../.." && pwd)
+build=${HORAE_BUILDDIR:-$HERE/build}
+out=$HERE/doc/benchmarks.md
+quick=
+[ "${1:-}" = --quick ] && quick=1
+if [ -f "$build/config.status" ]; then
+	make -s -C "$build" >/dev/null || exit 1
+else
+	"$HERE/contribs/horae-build" >/dev/null || exit 1
+fi
+make -s -C "$build/testsuite" bench/bench_rank >/dev/null || exit 1
+export HORAE_PLUGINDIR=${HORAE_PLUGINDIR:-$build/stage$(make -s -C "$build/src/plugins" print-plugindir)}
+export HORAE_BINDIR=${HORAE_BINDIR:-$build/stage/usr/local/bin}
+
+tmp=$(mktemp -d /tmp/horae-bench-all.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+# section TITLE COMMAND...: run it, keep its output for the report.
+n=0
+section()
+{
+	local title=$1 t0 rc
+	shift
+	n=$((n + 1))
+	echo "bench-all: $title" >&2
+	t0=$SECONDS
+	"$@" >"$tmp/$n.out" 2>&1
+	rc=$?
+	{
+		echo "## $title"
+		echo
+		echo "\`$*\` (exit $rc, $((SECONDS - t0)) s)"
+		echo
+		echo '```'
+		grep -v '^horae-\(deps\|build\):' "$tmp/$n.out"
+		echo '```'
+		echo
+	} >>"$tmp/report.md"
+}
+
+section "Core: ranking, windows, state (bench_rank)" "$build/testsuite/bench/bench_rank"
+section "Simulator: 1,000,000 tasks on 2,000 nodes per policy" \
+	bash "$HERE/testsuite/bench/bench-sim.sh"
+if [ -z "$quick" ]; then
+	if [ "$(id -u)" = 0 ]; then
+		section "priority/hmrf vs priority/multifactor: 10,000 jobs, 100 accounts" \
+			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 10000 100
+		section "priority/hmrf vs priority/multifactor: 50,000 jobs, 1,000 accounts" \
+			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 50000 1000
+		section "select/eunomia vs select/cons_tres: sdiag cycles, 5,000 jobs, 64 nodes" \
+			bash "$HERE/testsuite/bench/bench-select-cycle.sh" 5000 64 90
+		section "job_submit/justice vs no job_submit plugin: 5,000 submissions" \
+			bash "$HERE/testsuite/bench/bench-submit.sh" 5000
+	else
+		echo "bench-all: not root: the real-slurmctld benchmarks are left out" >&2
+	fi
+fi
+
+{
+	echo "# Benchmarks"
+	echo
+	echo "Written by \`testsuite/bench/bench-all.sh${quick:+ --quick}\` (\`make bench\`) on"
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown)."
+	echo
+	echo "| machine | |"
+	echo "|---|---|"
+	echo "| CPU | $(nproc) x $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo) |"
+	echo "| memory | $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) |"
+	echo "| system | $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r) |"
+	echo "| Slurm | $(dpkg-query -W -f '${Version}' slurmctld 2>/dev/null || echo '?') |"
+	echo
+	echo "Every comparison below was measured in one run, side by side; the"
+	echo "figures are what each benchmark printed."
+	echo
+	cat "$tmp/report.md"
+} >"$out"
+echo "bench-all: wrote $out" >&2
