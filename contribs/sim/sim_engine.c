@@ -500,28 +500,24 @@ static void _size(sim_t *s, int j, const justice_estimate_t *e)
 	const sim_job_t *job = &s->t->jobs[j];
 	jstate_t *js = &s->js[j];
 	acct_t *ac = &s->ac[job->account];
-	int want = (int)ceil(e->req_cpus / _cpt(s, job) - EPS), old = js->given;
-	tres_vec_t d = job->demand;
+	int old = js->given, want;
+	tres_vec_t was = job->demand, now = job->demand;
 
 	if (e->verdict != JUSTICE_FEASIBLE || job->min_tasks >= job->tasks)
 		return;
-	want = want < job->min_tasks ? job->min_tasks :
-	       want > job->tasks     ? job->tasks :
-				       want;
+	want = (int)justice_size(e->req_cpus, _cpt(s, job), job->min_tasks,
+				 job->tasks);
 	if (want == old)
 		return;
 	ac->pending_tasks += want - old;
 	js->given = want;
 	s->r->jobs[j].tasks = want;
 	js->task_work = job->moldable ? job->work / want : job->work;
-	tres_scale(&d, want - old);
-	if (want > old) {
-		tres_add(&ac->pending, &d);
-	} else {
-		tres_scale(&d, -1);
-		tres_sub(&ac->pending, &d);
-		_snap(&ac->pending);
-	}
+	tres_scale(&was, old);
+	tres_scale(&now, want);
+	tres_sub(&ac->pending, &was);
+	tres_add(&ac->pending, &now);
+	_snap(&ac->pending);
 }
 
 /* Admission at arrival: false when the job is refused. */

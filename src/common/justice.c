@@ -190,3 +190,17 @@ double justice_run_cap(double left)
 {
 	return left >= 60 ? floor(left / 60) * 60 : fmax(left, 1);
 }
+
+long justice_size(double req_cpus, double per_unit, long min_units,
+		  long max_units)
+{
+	double n;
+
+	if (!(per_unit > 0))
+		return min_units;
+	/* 1e-9: a quotient a hair above a whole unit is that unit */
+	n = ceil(req_cpus / per_unit - 1e-9);
+	if (!(n >= min_units))
+		return min_units;
+	return n > max_units ? max_units : (long)n;
+}

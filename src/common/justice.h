@@ -107,6 +107,15 @@ int justice_estimate(const justice_history_t *h, const justice_params_t *p,
 double justice_run_cap(double left);
 
 /*
+ * Size an elastic job: the fewest units of per_unit CPUs (a node, a task)
+ * that give req_cpus, within [min_units, max_units].  The plugin sizes
+ * node ranges with it, the simulator task counts.  per_unit must be > 0
+ * (otherwise min_units).
+ */
+long justice_size(double req_cpus, double per_unit, long min_units,
+		  long max_units);
+
+/*
  * CREATE_OFFERS: given feasible jobs' reqCPUs in priority order
  * (justice_order) and free CPUs, offer each job its
  * reqCPUs while they last; a job that does not fit gets 0 and later

@@ -237,6 +237,19 @@ START_TEST(test_run_cap)
 }
 END_TEST
 
+START_TEST(test_size)
+{
+	ck_assert_int_eq(justice_size(10, 4, 1, 8), 3); /* 12 CPUs */
+	ck_assert_int_eq(justice_size(12, 4, 1, 8), 3);
+	ck_assert_int_eq(justice_size(12.0000000001, 4, 1, 8), 3);
+	ck_assert_int_eq(justice_size(1, 4, 2, 8), 2);	 /* at least min */
+	ck_assert_int_eq(justice_size(100, 4, 1, 8), 8); /* at most max */
+	ck_assert_int_eq(justice_size(5, 1, 1, 16), 5);
+	ck_assert_int_eq(justice_size(5, 0, 3, 16), 3);
+	ck_assert_int_eq(justice_size(NAN, 1, 3, 16), 3);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("justice");
@@ -249,6 +262,7 @@ int main(void)
 	tcase_add_test(tc, test_baselines);
 	tcase_add_test(tc, test_offers_and_order);
 	tcase_add_test(tc, test_run_cap);
+	tcase_add_test(tc, test_size);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

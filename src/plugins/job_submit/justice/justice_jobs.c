@@ -167,12 +167,9 @@ static int _sane(justice_ctx_t *ctx, const job_desc_msg_t *d, const shape_t *s,
 /* Size a node range to the fewest nodes that give reqCPUs. */
 static void _size(job_desc_msg_t *d, const shape_t *s, double req_cpus)
 {
-	uint32_t n = (uint32_t)ceil(req_cpus / s->per_node);
+	uint32_t n = (uint32_t)justice_size(req_cpus, s->per_node, s->min_nodes,
+					    s->max_nodes);
 
-	if (n < s->min_nodes)
-		n = s->min_nodes;
-	if (n > s->max_nodes)
-		n = s->max_nodes;
 	d->min_nodes = d->max_nodes = n;
 	if (d->min_cpus != NO_VAL)
 		d->min_cpus = (uint32_t)(n * s->per_node);
