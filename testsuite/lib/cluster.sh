@@ -507,20 +507,24 @@ _hc_term()
 # cluster's name in their job environment.
 _hc_holders()
 {
-	local p pid me=" $$ $BASHPID " a=$$
+	local pid me=" $$ $BASHPID " a=$$
 	while [ "$a" -gt 1 ] 2>/dev/null; do
 		a=$(awk '{print $4}' "/proc/$a/stat" 2>/dev/null) || break
 		me+="$a "
 	done
-	for p in /proc/[0-9]*; do
-		pid=${p#/proc/}
+	# One find and one grep over /proc (a loop of readlink and grep per
+	# process took seconds at every stop); the pipeline's own processes,
+	# our children, are left out with us.
+	{
+		find /proc/[0-9]*/cwd /proc/[0-9]*/fd -maxdepth 1 \
+			-lname "$HC_RUNDIR/*" 2>/dev/null
+		grep -lzxF "SLURM_CLUSTER_NAME=$HC_CLUSTER" \
+			/proc/[0-9]*/environ 2>/dev/null
+	} | cut -d/ -f3 | sort -un | while read -r pid; do
 		case "$me" in *" $pid "*) continue ;; esac
-		if readlink "$p/cwd" "$p"/fd/* 2>/dev/null |
-		   grep -qF "$HC_RUNDIR/" ||
-		   { tr '\0' '\n' <"$p/environ"; } 2>/dev/null |
-		   grep -qx "SLURM_CLUSTER_NAME=$HC_CLUSTER"; then
-			echo "$pid"
-		fi
+		a=$(awk '{print $4}' "/proc/$pid/stat" 2>/dev/null) || continue
+		case "$me" in *" $a "*) continue ;; esac
+		echo "$pid"
 	done
 }
 
