@@ -4,11 +4,12 @@
 # with a message; two bootstrap jobs teach it that deadline jobs need a
 # tenth of their window; then a job whose deadline cannot be met is
 # refused at sbatch with the deadline, the estimate and what would be
-# feasible; a node range is sized to just enough nodes; a pending job
-# that can no longer make its deadline is dropped with a visible reason;
-# a late running job above KillAbove is terminated, a small one is not;
-# admitted pending jobs carry their urgency as site factor (sprio); the
-# history survives a restart; a bad justice.conf stops slurmctld.
+# feasible; a node range is sized to just enough nodes, and sized again
+# while it waits; a pending job that can no longer make its deadline is
+# dropped with a visible reason; a late running job above KillAbove is
+# terminated, a small one is not; admitted pending jobs carry their
+# urgency as site factor (sprio); the history survives a restart; a bad
+# justice.conf stops slurmctld.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -70,9 +71,11 @@ tap_ok "the message names the deadline, the estimate and what is feasible" \
 	$(echo "$out" | grep -Eq "deadline [0-9T:-]+ cannot be met: from 2 finished jobs Justice estimates it needs [0-9]+ CPUs .* it may use at most 2; feasible: a deadline at or after [0-9T:-]+, or [0-9]+ CPUs"; echo $?) "$out"
 tap_diag "sbatch: $out"
 
-# A node range is sized to just enough: a tenth of 8 CPUs is 1 node.
-e=$(sbatch --parsable -N 1-4 --ntasks-per-node=2 -t UNLIMITED --deadline=now+600 \
-	-o /dev/null --wrap 'sleep 1')
+# A node range is sized to just enough: a tenth of 8 CPUs is 1 node.  (It
+# then uses a tenth of its window, 16 CPU-s of 8 CPUs x 20 s, and so
+# teaches what the bootstrap jobs taught.)
+e=$(sbatch --parsable -N 1-4 --ntasks-per-node=2 -t UNLIMITED --deadline=now+20 \
+	-o /dev/null --wrap 'sleep 8')
 show=$(scontrol show job "$e")
 tap_ok "a node range 1-4 is sized to 1 node" \
 	$(echo "$show" | grep -Eq "NumNodes=1(-1)? " && echo "$show" | grep -q "sized to 1 nodes"; echo $?) \
@@ -85,6 +88,12 @@ full=$(sbatch --parsable -N4 -n8 -o /dev/null --wrap 'sleep 60')
 sleep 1
 d=$(sbatch --parsable -n2 -t UNLIMITED --deadline=now+20 -o /dev/null --wrap true)
 u=$(sbatch --parsable -n1 -t UNLIMITED --deadline=now+600 -o /dev/null --wrap true)
+# An elastic job waiting behind it is sized again every period: the less
+# time is left, the more nodes it needs (the paper's queue stretch: a
+# tenth of 8 CPUs x 40 / (40 - waited) is more than one node's 2 CPUs
+# after 24 s, more than 8, infeasible, after 36 s).
+el=$(sbatch --parsable -N 1-4 --ntasks-per-node=2 -t UNLIMITED \
+	--deadline=now+40 -o /dev/null --wrap true)
 sleep 3
 site=$(sprio -h -o '%i %S' 2>&1)
 tap_ok "admitted pending deadline jobs carry their urgency as site factor" \
@@ -108,7 +117,16 @@ tap_ok "the waiting job is dropped once it cannot make its deadline" \
 tap_ok "with a reason users can see" \
 	$(echo "$show" | grep -q "job_submit/justice:.can.no.longer.meet.its.deadline"; echo $?) \
 	"$(echo "$show" | grep -E 'Reason')"
-scancel "$full" "$u"
+tap_check "an elastic job keeps its range in its note" \
+	bash -c "scontrol show job $el | grep -q 'AdminComment=justice: up to 8 CPUs (1-4 nodes of 2); sized to 1 nodes'"
+for _ in $(seq 30); do
+	grep -q "JobId=$el sized again" "$log" && break
+	sleep 1
+done
+tap_ok "while it waits it is sized again to more nodes" \
+	$(grep -Eq "JobId=$el sized again, 1 to [234] nodes" "$log"; echo $?) \
+	"$(grep "JobId=$el" "$log")"
+scancel "$full" "$u" "$el"
 hc_wait_jobs_done 30
 
 # Kill: two jobs run past a 5-s deadline; the 4-CPU one (above

@@ -177,9 +177,19 @@ static void _size(job_desc_msg_t *d, const shape_t *s, double req_cpus)
 		d->num_tasks = n * d->ntasks_per_node;
 }
 
-static void _note(job_desc_msg_t *d, double max_cpus, const char *what)
+/* An elastic job's range, kept in the note so that each period can size
+ * the waiting job again: "justice: up to M CPUs (A-B nodes of P); ...". */
+#define RANGE " CPUs (%u-%u nodes of %lf)"
+
+static void _note(job_desc_msg_t *d, double max_cpus, const shape_t *s,
+		  const char *what)
 {
-	char *note = xstrdup_printf(UPTO "%.0f CPUs; %s", max_cpus, what);
+	char *note = s->elastic ? xstrdup_printf(UPTO "%.0f CPUs (%u-%u nodes of %.0f); %s",
+						 max_cpus, s->min_nodes,
+						 s->max_nodes, s->per_node,
+						 what) :
+				  xstrdup_printf(UPTO "%.0f CPUs; %s",
+						 max_cpus, what);
 
 	if (d->admin_comment) {
 		xstrfmtcat(d->admin_comment, "; %s", note);
@@ -246,7 +256,7 @@ static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 		snprintf(what, sizeof(what), "admitted, needs %.0f CPUs",
 			 e.req_cpus);
 	}
-	_note(d, e.max_cpus, what);
+	_note(d, e.max_cpus, &s, what);
 	info("%s: %s: deadline %s, up to %.0f CPUs: %s", plugin_type, who,
 	     when, e.max_cpus, what);
 	return SLURM_SUCCESS;
@@ -433,6 +443,42 @@ static void _kill(job_record_t *job_ptr, time_t now, const char *why)
 	deallocate_nodes(job_ptr, false, false, false);
 }
 
+/*
+ * Size a waiting elastic job again with the estimate of now, as Justice
+ * computes each queued job's allocation anew until it starts (the paper:
+ * "Justice recomputes the CPU allocation of each enqueued job"; once it
+ * runs, it keeps it).  Only a job Justice noted a range for whose size
+ * is still one node count within it: a range a user set later is theirs.
+ */
+static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
+		    time_t now)
+{
+	struct job_details *d = job_ptr->details;
+	const char *c = job_ptr->admin_comment ?
+				strstr(job_ptr->admin_comment, UPTO) : NULL;
+	uint32_t lo, hi, n, was = d->min_nodes;
+	double max_cpus, per_node;
+
+	if (!c || e->verdict != JUSTICE_FEASIBLE ||
+	    sscanf(c + strlen(UPTO), "%lf" RANGE, &max_cpus, &lo, &hi,
+		   &per_node) != 4 ||
+	    !(per_node > 0) || d->min_nodes != d->max_nodes ||
+	    d->min_nodes < lo || d->min_nodes > hi)
+		return;
+	n = (uint32_t)justice_size(e->req_cpus, per_node, lo, hi);
+	if (n == was)
+		return;
+	d->min_nodes = d->max_nodes = n;
+	if (d->min_cpus)
+		d->min_cpus = (uint32_t)(n * per_node);
+	if (d->num_tasks && d->ntasks_per_node)
+		d->num_tasks = n * d->ntasks_per_node;
+	job_set_req_tres(job_ptr, false);
+	last_job_update = now;
+	info("%s: %pJ sized again, %u to %u nodes, for %.0f CPUs", plugin_type,
+	     job_ptr, was, n, e->req_cpus);
+}
+
 void justice_period(justice_ctx_t *ctx, time_t now)
 {
 	justice_params_t p = _params(ctx);
@@ -497,6 +543,8 @@ void justice_period(justice_ctx_t *ctx, time_t now)
 			ctx->counts.dropped++;
 			continue;
 		}
+		if (ctx->conf.elastic)
+			_resize(job_ptr, &e, now);
 		if (npend == cap) {
 			cap = cap ? cap * 2 : 64;
 			xrecalloc(pend, cap, sizeof(*pend));
