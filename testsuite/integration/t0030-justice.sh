@@ -126,6 +126,8 @@ done
 tap_ok "while it waits it is sized again to more nodes" \
 	$(grep -Eq "JobId=$el sized again, 1 to [234] nodes" "$log"; echo $?) \
 	"$(grep "JobId=$el" "$log")"
+tap_check "and its note says so" \
+	bash -c "scontrol show job $el | grep -Eq 'AdminComment=justice: up to 8 CPUs \(1-4 nodes of 2\); sized to [234] nodes for [0-9]+ CPUs, [0-9]+ s after submission'"
 scancel "$full" "$u" "$el"
 hc_wait_jobs_done 30
 

@@ -180,6 +180,7 @@ static void _size(job_desc_msg_t *d, const shape_t *s, double req_cpus)
 /* An elastic job's range, kept in the note so that each period can size
  * the waiting job again: "justice: up to M CPUs (A-B nodes of P); ...". */
 #define RANGE " CPUs (%u-%u nodes of %lf)"
+#define SIZED "sized to "
 
 static void _note(job_desc_msg_t *d, double max_cpus, const shape_t *s,
 		  const char *what)
@@ -250,7 +251,7 @@ static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 	} else if (s.elastic && e.req_cpus < s.requested) {
 		_size(d, &s, e.req_cpus);
 		ctx->counts.sized++;
-		snprintf(what, sizeof(what), "sized to %u nodes for %.0f CPUs",
+		snprintf(what, sizeof(what), SIZED "%u nodes for %.0f CPUs",
 			 d->min_nodes, e.req_cpus);
 	} else {
 		snprintf(what, sizeof(what), "admitted, needs %.0f CPUs",
@@ -447,8 +448,9 @@ static void _kill(job_record_t *job_ptr, time_t now, const char *why)
  * Size a waiting elastic job again with the estimate of now, as Justice
  * computes each queued job's allocation anew until it starts (the paper:
  * "Justice recomputes the CPU allocation of each enqueued job"; once it
- * runs, it keeps it).  Only a job Justice noted a range for whose size
- * is still one node count within it: a range a user set later is theirs.
+ * runs, it keeps it).  Only a job whose note has its range and whose size
+ * is still the range or what Justice sized it to: a size a user set later
+ * is theirs.
  */
 static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 		    time_t now)
@@ -456,17 +458,23 @@ static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 	struct job_details *d = job_ptr->details;
 	const char *c = job_ptr->admin_comment ?
 				strstr(job_ptr->admin_comment, UPTO) : NULL;
-	uint32_t lo, hi, n, was = d->min_nodes;
+	const char *sized = c ? strstr(c, SIZED) : NULL;
+	uint32_t lo, hi, n, was = d->min_nodes, to = 0;
 	double max_cpus, per_node;
+	char *note;
 
 	if (!c || e->verdict != JUSTICE_FEASIBLE ||
 	    sscanf(c + strlen(UPTO), "%lf" RANGE, &max_cpus, &lo, &hi,
 		   &per_node) != 4 ||
-	    !(per_node > 0) || d->min_nodes != d->max_nodes ||
-	    d->min_nodes < lo || d->min_nodes > hi)
+	    !(per_node > 0) || lo < 1 || lo > hi)
+		return;
+	if (sized && sscanf(sized + strlen(SIZED), "%u", &to) != 1)
+		to = 0;
+	if (!(d->min_nodes == lo && d->max_nodes == hi) &&
+	    !(to && d->min_nodes == to && d->max_nodes == to))
 		return;
 	n = (uint32_t)justice_size(e->req_cpus, per_node, lo, hi);
-	if (n == was)
+	if (n == d->min_nodes && n == d->max_nodes)
 		return;
 	d->min_nodes = d->max_nodes = n;
 	if (d->min_cpus)
@@ -474,6 +482,14 @@ static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 	if (d->num_tasks && d->ntasks_per_node)
 		d->num_tasks = n * d->ntasks_per_node;
 	job_set_req_tres(job_ptr, false);
+	/* Justice's note is the comment's last part (_note()); what an
+	 * admin wrote before it stays. */
+	note = xstrndup(job_ptr->admin_comment, c - job_ptr->admin_comment);
+	xstrfmtcat(note, UPTO "%.0f CPUs (%u-%u nodes of %.0f); " SIZED "%u nodes for %.0f CPUs, %ld s after submission",
+		   max_cpus, lo, hi, per_node, n, e->req_cpus,
+		   (long)difftime(now, d->submit_time));
+	xfree(job_ptr->admin_comment);
+	job_ptr->admin_comment = note;
 	last_job_update = now;
 	info("%s: %pJ sized again, %u to %u nodes, for %.0f CPUs", plugin_type,
 	     job_ptr, was, n, e->req_cpus);
