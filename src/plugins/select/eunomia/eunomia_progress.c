@@ -27,6 +27,15 @@
 #include "ledger_file.h"
 #include "views.h"
 
+/*
+ * The node table is slurmctld's and libslurmfull's; a program on plain
+ * libslurm (whose slurm_init() loads the select plugin) has none, and a
+ * strong reference to data fails the plugin's load there.  Only
+ * slurmctld's threads reach the code that reads it.
+ */
+#pragma weak node_record_count
+#pragma weak node_record_table_ptr
+
 extern const char plugin_type[];
 
 typedef struct running {

@@ -17,6 +17,10 @@
 
 #include "eunomia_steer.h"
 
+/* Weak for programs on plain libslurm, as in eunomia_progress.c. */
+#pragma weak node_record_count
+#pragma weak node_record_table_ptr
+
 typedef struct cand {
 	int node;
 	double score;
