@@ -26,7 +26,8 @@ if [ -f "$build/config.status" ]; then
 else
 	"$HERE/contribs/horae-build" >/dev/null || exit 1
 fi
-make -s -C "$build/testsuite" bench/bench_rank >/dev/null || exit 1
+make -s -C "$build/testsuite" bench/bench_rank bench/bench_submit >/dev/null || exit 1
+export HORAE_BENCH_SUBMIT=$build/testsuite/bench/bench_submit
 export HORAE_PLUGINDIR=${HORAE_PLUGINDIR:-$build/stage$(make -s -C "$build/src/plugins" print-plugindir)}
 export HORAE_BINDIR=${HORAE_BINDIR:-$build/stage/usr/local/bin}
 

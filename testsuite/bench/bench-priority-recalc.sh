@@ -8,7 +8,8 @@
 # Stock priority/multifactor recalculates only with slurmdbd (without it,
 # it starts no decay thread), so both clusters run with MariaDB and
 # slurmdbd on loopback and the ACCOUNTS accounts made with sacctmgr.  The
-# submission rate of the JOBS jobs is printed beside the recalculation.
+# JOBS jobs are queued through libslurm (bench_submit; their rate is
+# printed beside the recalculation, not sbatch's: see bench-submit.sh).
 #
 # Each plugin gets a fresh 8-node cluster (select/cons_tres, no job_submit
 # plugin, sched/builtin so no backfill thread competes) and JOBS pending
@@ -29,6 +30,7 @@ WINDOW=150
 [ "$(id -u)" = 0 ] || { echo "bench-priority-recalc: needs root" >&2; exit 2; }
 [ -n "${HORAE_PLUGINDIR:-}" ] || HORAE_PLUGINDIR=$("$HERE/../contribs/horae-build") || exit 1
 export HORAE_PLUGINDIR
+. "$HERE/bench/submitter.sh"
 
 dir=
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
@@ -93,9 +95,8 @@ run()
 		hc_start >/dev/null 2>&1 || { echo "cluster for $prio did not start" >&2; return 1; }
 	t0=$SECONDS
 	for ((i = 0; i < JOBS; i++)); do
-		sbatch -Q -p hold -A "acct$((i % ACCOUNTS))" -n $((1 + i % 16)) \
-			-t $((10 + i % 600)) -o /dev/null --wrap true >/dev/null
-	done
+		echo "hold acct$((i % ACCOUNTS)) $((1 + i % 16)) $((10 + i % 600)) - - true"
+	done | "$SUBMIT" >&2
 	rate=$(awk -v n="$JOBS" -v s="$((SECONDS - t0))" 'BEGIN { printf "%.0f", s ? n / s : n }')
 	pid=$(cat "$HC_RUNDIR/pids/slurmctld.pid")
 	tid=$(plugin_thread "$pid" "${prio#priority/}")

@@ -20,6 +20,7 @@ RUN=${3:-90}
 [ "$(id -u)" = 0 ] || { echo "bench-select-cycle: needs root" >&2; exit 2; }
 [ -n "${HORAE_PLUGINDIR:-}" ] || HORAE_PLUGINDIR=$("$HERE/../contribs/horae-build") || exit 1
 export HORAE_PLUGINDIR
+. "$HERE/bench/submitter.sh"
 
 dir=
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
@@ -52,9 +53,8 @@ run()
 		sbatch -Q -A fill -w "c$i" -n 12 -t 60 -o /dev/null --wrap 'sleep 3600' >/dev/null
 	done
 	for ((i = 0; i < JOBS; i++)); do
-		sbatch -Q -A "acct$((i % 50))" -n $((1 + i % 48)) --mem=$((1000 * (1 + i % 8))) \
-			-t $((5 + i % 120)) -o /dev/null --wrap 'sleep 600' >/dev/null
-	done
+		echo "- acct$((i % 50)) $((1 + i % 48)) $((5 + i % 120)) $((1000 * (1 + i % 8))) - sleep 600"
+	done | "$SUBMIT" >&2
 	sdiag -r >/dev/null 2>&1
 	sleep "$RUN"
 	read -r main mainn bf bfn < <(cycles)
