@@ -1,5 +1,11 @@
 /*
  * place_rrr.c - randomized round-robin server selection.  See place_rrr.h.
+ *
+ * The round's order is drawn lazily, Fisher-Yates one position at a time:
+ * position k takes a node drawn uniformly from those not yet drawn, so the
+ * first fitting node costs as many draws as nodes tried before it, not n.
+ * The array keeps whatever order the last round left; a Fisher-Yates pass
+ * over any arrangement gives a uniform permutation.
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,8 +17,7 @@
 struct place_rrr {
 	rng_t rng;
 	size_t n;
-	size_t pos; /* next position of the round in perm */
-	size_t *perm; /* the round: a permutation of 0..n-1 */
+	size_t *perm; /* the nodes 0..n-1 in some order */
 };
 
 place_rrr_t *place_rrr_create(size_t nnodes, uint64_t seed)
@@ -33,7 +38,6 @@ place_rrr_t *place_rrr_create(size_t nnodes, uint64_t seed)
 	for (size_t i = 0; i < nnodes; i++)
 		r->perm[i] = i;
 	rng_seed(&r->rng, seed);
-	rng_shuffle(&r->rng, r->perm, nnodes);
 	return r;
 free_r:
 	free(r);
@@ -61,14 +65,14 @@ int place_rrr_next(place_rrr_t *r, const bool *fits)
 		;
 	if (i == r->n)
 		return -1;
-	/* Some node fits, so this ends within the next round. */
-	for (;;) {
-		if (r->pos == r->n) {
-			rng_shuffle(&r->rng, r->perm, r->n);
-			r->pos = 0;
-		}
-		i = r->perm[r->pos++];
-		if (fits[i])
-			return (int)i;
+	/* Some node fits, so the round finds it before its order ends. */
+	for (size_t k = 0;; k++) {
+		size_t j = k + (size_t)rng_below(&r->rng, r->n - k);
+		size_t node = r->perm[j];
+
+		r->perm[j] = r->perm[k];
+		r->perm[k] = node;
+		if (fits[node])
+			return (int)node;
 	}
 }

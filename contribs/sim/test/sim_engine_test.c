@@ -4,9 +4,9 @@
  *   H-MRF Table 1 (Example 3), exactly, for drf and hmrf;
  *   DRFH Fig. 1: best-fit 10 + 10 tasks, first-fit 6 + 6;
  *   psdsf-progressive-filling.md Table II: rPSDSF 42, PSDSF 41 (exact
- *   splits), DRF, TSF and PSDSF under randomized round robin near the
- *   paper's averages over 200 seeds; best-fit DRF 42 where the paper
- *   reports 41 (see test_psdsf_table2);
+ *   splits), DRF, TSF and PSDSF under randomized round robin within 0.3
+ *   task of the paper's averages over 200 seeds; best-fit DRF 42 where
+ *   the paper reports 41 (see test_psdsf_table2);
  *   Eunomia's micro-benchmark: TSF as the paper shows it, Eunomia even.
  */
 #include <check.h>
@@ -251,7 +251,11 @@ START_TEST(test_psdsf_table2)
 	 * on the nodes' remaining resources, ours, places 42 (19 2 / 2 19):
 	 * user 2's 20th task matches node 1's remainder (5,11) better than
 	 * node 2's (11,5).  Best fit on full capacities would give 40
-	 * (20 0 / 0 20); neither is the paper's split. */
+	 * (20 0 / 0 20).  No rule that puts each task on a node that fits
+	 * it can give 41: DRF alternates the two users, and then the only
+	 * final splits are 12, 20, 28, 36, 40 and 42 tasks (all server
+	 * choices enumerated).  The paper's split needs user 1 passed over
+	 * while node 2 could take its task. */
 	r = _run(&t, "drf", "best-fit", 1, 0, 1);
 	ck_assert_msg(_total(&t, r, x) == 42 && x[1][0] == 2,
 		      "bf-drf %d %d / %d %d", x[0][0], x[0][1], x[1][0],
@@ -261,8 +265,14 @@ START_TEST(test_psdsf_table2)
 }
 END_TEST
 
-/* Under randomized round robin DRF and TSF place about 22.4 tasks on
- * average over 200 trials (Table II: 22.48 and 22.4). */
+/*
+ * Under randomized round robin (place_rrr.h: a new node order for each
+ * task) DRF and TSF place 22.52 tasks on average, and RRR-PSDSF 41.07;
+ * Table II has 22.48, 22.4 and 41.08 over 200 trials, and a standard
+ * deviation of 0.46 in user 1's tasks on node 2 under DRF and TSF (0.47
+ * expected).  Over seeds 1-200 the engine gives 22.48 (sd 0.46) for DRF
+ * and TSF and 41.15 for PSDSF, within 0.3 task and 0.05 of the paper.
+ */
 START_TEST(test_psdsf_rrr)
 {
 	static const char *const pol[] = { "drf", "tsf", "psdsf" };
@@ -271,23 +281,30 @@ START_TEST(test_psdsf_rrr)
 
 	_psdsf_trace(&t);
 	for (int p = 0; p < 3; p++) {
-		double sum = 0;
+		double sum = 0, x12 = 0, x12sq = 0, sd;
 		int x[2][2];
 
 		for (uint64_t seed = 1; seed <= 200; seed++) {
 			sim_result_t *r = _run(&t, pol[p], "rrr", seed, 0, 1);
 
 			sum += _total(&t, r, x);
+			x12 += x[0][1];
+			x12sq += (double)x[0][1] * x[0][1];
 			sim_result_destroy(&r);
 		}
+		sd = sqrt((x12sq - x12 * x12 / 200) / 199);
 		printf("# %s under rrr: %.2f tasks on average over 200 seeds "
-		       "(paper %.2f)\n",
-		       pol[p], sum / 200, paper[p]);
+		       "(paper %.2f), user 1 on node 2 %.2f sd %.2f\n",
+		       pol[p], sum / 200, paper[p], x12 / 200, sd);
 		fflush(stdout);
-		ck_assert_msg(fabs(sum / 200 - paper[p]) <= 1.0,
+		ck_assert_msg(fabs(sum / 200 - paper[p]) <= 0.3,
 			      "%s under rrr: %.2f tasks on average, the paper "
 			      "%.2f",
 			      pol[p], sum / 200, paper[p]);
+		if (p < 2)
+			ck_assert_msg(fabs(sd - 0.46) <= 0.05,
+				      "%s under rrr: sd %.2f, the paper 0.46",
+				      pol[p], sd);
 	}
 	sim_trace_free(&t);
 }

@@ -284,9 +284,10 @@ static void _fill_rrr(example_t *e, uint64_t seed, bool residual)
 
 /*
  * The paper reports 41.08 tasks on average over 200 trials (19.44 and
- * 1.15 / 1.07 and 19.42); within one task of it here (measured over
- * seeds 0-199: 40.96, 19.52 and 0.96 / 0.96 and 19.52, printed).
- * RRR-rPSDSF gives rPSDSF's 42 for every seed, as the paper found.
+ * 1.15 / 1.07 and 19.42); place_rrr's expected value is 41.07 (19.45 and
+ * 1.09 / 1.09 and 19.44), measured over seeds 0-199: 41.15, 19.36 and
+ * 1.16 / 1.21 and 19.42 (printed), within 0.3 of the paper.  RRR-rPSDSF
+ * gives rPSDSF's 42 for every seed, as the paper found.
  */
 START_TEST(test_rrr_psdsf)
 {
@@ -308,7 +309,7 @@ START_TEST(test_rrr_psdsf)
 	       sum / 200, cell[0][0] / 200, cell[0][1] / 200, cell[1][0] / 200,
 	       cell[1][1] / 200);
 	fflush(stdout);
-	ck_assert_double_eq_tol(sum / 200, 41.08, 1.0);
+	ck_assert_double_eq_tol(sum / 200, 41.08, 0.3);
 	ck_assert_double_eq_tol(rsum / 200, 42, 1e-9);
 }
 END_TEST
