@@ -993,6 +993,8 @@ static int _pass_joint(sim_t *s)
 	int *head = s->pidx, *on = s->pidx + s->na, no = s->nopen;
 	bool *f = NULL;
 	bool any = false;
+	psdsf_pass_t *pp;
+	int rc = 0;
 
 	for (int a = 0; a < s->na; a++)
 		for (int j = s->ac[a].qhead; j >= 0; j = s->js[j].next)
@@ -1015,35 +1017,45 @@ static int _pass_joint(sim_t *s)
 		for (int k = 0; k < no; k++)
 			f[on[k]] = _joint_any(s, k, no);
 	}
+	pp = psdsf_pass_create(s->pu, s->na, s->ocap, s->oidle, s->fits, no,
+			       residual);
+	if (!pp)
+		return -errno;
 	for (;;) {
-		int user = -1, node = -1, k, rc;
+		int user = -1, node = -1, k;
 
 		if (f) {
 			node = place_rrr_next(s->rrr, f);
 			if (node < 0)
-				return 0;
+				break;
 			/* Its place among the pass's nodes (the open
 			 * list reorders as nodes close). */
 			for (k = 0; k < no && on[k] != node; k++)
 				;
-			rc = psdsf_pick_user(s->pu, s->na, s->ocap, s->oidle,
-					     s->fits, no, k, residual, &user);
+			rc = psdsf_pass_pick_user(pp, k, &user);
 		} else {
-			rc = psdsf_pick(s->pu, s->na, s->ocap, s->oidle,
-					s->fits, no, residual, &user, &k);
+			rc = psdsf_pass_pick(pp, &user, &k);
 			if (!rc)
 				node = on[k];
 		}
-		if (rc == -ENOENT)
-			return 0;
-		if (rc)
-			return rc;
+		if (rc) {
+			if (rc == -ENOENT)
+				rc = 0;
+			break;
+		}
 		if ((rc = _start_task(s, head[user], node)))
-			return rc;
+			break;
 		s->oidle[k] = s->idle[node];
 		s->pu[user].tasks = s->ac[user].running_tasks;
+		if ((rc = psdsf_pass_set_idle(pp, k, &s->oidle[k])) ||
+		    (rc = psdsf_pass_set_tasks(pp, user, s->pu[user].tasks)))
+			break;
 		if (s->js[head[user]].started >= s->js[head[user]].given) {
 			_joint_row(s, user, head, no);
+			rc = psdsf_pass_set_user(pp, user, &s->pu[user],
+						 s->fits + (size_t)user * no);
+			if (rc)
+				break;
 			if (f)
 				for (int m = 0; m < no; m++)
 					f[on[m]] = _joint_any(s, m, no);
@@ -1051,6 +1063,8 @@ static int _pass_joint(sim_t *s)
 			f[node] = _joint_any(s, k, no);
 		}
 	}
+	psdsf_pass_destroy(&pp);
+	return rc;
 }
 
 static int _pass(sim_t *s)

@@ -3,6 +3,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "psdsf.h"
 
@@ -123,5 +125,344 @@ int psdsf_pick_user(const psdsf_user_t *u, int nu, const tres_vec_t *capacity,
 	if (!have)
 		return -ENOENT;
 	*user = best.user;
+	return 0;
+}
+
+/* --- passes --------------------------------------------------------------- */
+
+/*
+ * What a pass knows of one user.  When valid, (best_k, best_i) is its best
+ * pair now: the smallest K, ties to the lower node (best_i -1: none).
+ * s_lb is at most its share on every node where it is a candidate now
+ * (INFINITY: there is none), so that a x s_lb bounds its K from below
+ * whatever a is; it is kept through the changes that invalidate best.
+ */
+typedef struct puser {
+	psdsf_user_t u;
+	double a; /* tasks / weight, the first factor of K */
+	int slot[TRES_MAX], nslot; /* the slots its demand uses */
+	bool *elig; /* nn entries, in psdsf_pass.elig */
+	bool valid;
+	double best_k, s_lb;
+	int best_i;
+} puser_t;
+
+struct psdsf_pass {
+	int nu, nn;
+	bool residual;
+	int nnan; /* users whose a is not finite: K may be NaN */
+	puser_t *u;
+	tres_vec_t *cap, *idle;
+	bool *elig; /* nu x nn */
+};
+
+/* Load *u as user n's state; its best is unknown. */
+static void _puser_load(psdsf_pass_t *p, int n, const psdsf_user_t *u,
+			const bool *eligible)
+{
+	puser_t *pu = &p->u[n];
+
+	if (!isfinite(pu->a))
+		p->nnan--;
+	pu->u = *u;
+	pu->a = u->tasks / u->weight;
+	if (!isfinite(pu->a))
+		p->nnan++;
+	pu->nslot = 0;
+	for (int r = 0; r < TRES_MAX; r++)
+		if (u->demand.v[r] > 0)
+			pu->slot[pu->nslot++] = r;
+	for (int i = 0; i < p->nn; i++)
+		pu->elig[i] = !eligible || eligible[i];
+	pu->valid = false;
+	pu->s_lb = 0;
+	pu->best_i = -1;
+}
+
+/*
+ * User pu's share on node i into *s; false when the pair is no candidate.
+ * As _score(): a demand slot of 0 fits any idle slot (they are >= 0), so
+ * only the slots the demand uses are looked at.
+ */
+static inline bool _pshare(const psdsf_pass_t *p, const puser_t *pu, int i,
+			   double *s)
+{
+	const double *d = pu->u.demand.v, *idle = p->idle[i].v;
+	const double *c = p->residual ? idle : p->cap[i].v;
+	double m = 0;
+
+	if (!pu->elig[i])
+		return false;
+	for (int j = 0; j < pu->nslot; j++) {
+		int r = pu->slot[j];
+
+		if (d[r] > idle[r])
+			return false;
+		m = fmax(m, d[r] / c[r]);
+	}
+	if (!isfinite(m))
+		return false;
+	*s = m;
+	return true;
+}
+
+/* Recompute user pu's best pair and s_lb over every node. */
+static void _rescan(const psdsf_pass_t *p, puser_t *pu)
+{
+	double s, k, bk = INFINITY, lb = INFINITY;
+	int bi = -1;
+
+	for (int i = 0; pu->u.active && i < p->nn; i++) {
+		if (!_pshare(p, pu, i, &s))
+			continue;
+		k = pu->a * s;
+		if (bi < 0 || k < bk) {
+			bk = k;
+			bi = i;
+		}
+		lb = fmin(lb, s);
+	}
+	pu->best_k = bk;
+	pu->best_i = bi;
+	pu->s_lb = lb;
+	pu->valid = true;
+}
+
+psdsf_pass_t *psdsf_pass_create(const psdsf_user_t *u, int nu,
+				const tres_vec_t *capacity,
+				const tres_vec_t *idle, const bool *eligible,
+				int nn, bool residual)
+{
+	psdsf_pass_t *p;
+
+	if (_check(u, nu, capacity, idle, nn)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!(p = calloc(1, sizeof(*p))))
+		return NULL;
+	p->nu = nu;
+	p->nn = nn;
+	p->residual = residual;
+	p->u = calloc(nu ? nu : 1, sizeof(*p->u));
+	p->cap = calloc(nn ? nn : 1, sizeof(*p->cap));
+	p->idle = calloc(nn ? nn : 1, sizeof(*p->idle));
+	p->elig = calloc((size_t)nu * nn + 1, sizeof(*p->elig));
+	if (!p->u || !p->cap || !p->idle || !p->elig) {
+		psdsf_pass_destroy(&p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (nn) {
+		memcpy(p->cap, capacity, nn * sizeof(*p->cap));
+		memcpy(p->idle, idle, nn * sizeof(*p->idle));
+	}
+	for (int n = 0; n < nu; n++) {
+		p->u[n].elig = p->elig + (size_t)n * nn;
+		_puser_load(p, n, &u[n],
+			    eligible ? eligible + (size_t)n * nn : NULL);
+	}
+	return p;
+}
+
+void psdsf_pass_destroy(psdsf_pass_t **pass)
+{
+	psdsf_pass_t *p;
+
+	if (!pass || !(p = *pass))
+		return;
+	free(p->u);
+	free(p->cap);
+	free(p->idle);
+	free(p->elig);
+	free(p);
+	*pass = NULL;
+}
+
+/* (k, n, i) before (bk, bn, bi)?  bn -1: nothing yet. */
+static inline bool _before(double k, int n, int i, double bk, int bn, int bi)
+{
+	if (bn < 0 || k < bk)
+		return true;
+	return k == bk && (n < bn || (n == bn && i < bi));
+}
+
+/* psdsf_pick()'s own loop, for when some K may be NaN. */
+static int _pass_pick_all(const psdsf_pass_t *p, int *user, int *node)
+{
+	double s, k, bk = 0;
+	int bn = -1, bi = -1;
+
+	for (int n = 0; n < p->nu; n++) {
+		const puser_t *pu = &p->u[n];
+
+		for (int i = 0; pu->u.active && i < p->nn; i++) {
+			if (!_pshare(p, pu, i, &s))
+				continue;
+			k = pu->a * s;
+			if (bn < 0 || k < bk) {
+				bk = k;
+				bn = n;
+				bi = i;
+			}
+		}
+	}
+	if (bn < 0)
+		return -ENOENT;
+	*user = bn;
+	*node = bi;
+	return 0;
+}
+
+/*
+ * The smallest (K, user, node): first over the users whose best pair is
+ * known, then over the others in the order of their lower bounds, each
+ * recomputed only while its bound could still beat the best so far.
+ */
+int psdsf_pass_pick(psdsf_pass_t *p, int *user, int *node)
+{
+	double bk = 0;
+	int bn = -1, bi = -1;
+
+	if (!p || !user || !node)
+		return -EINVAL;
+	if (p->nnan)
+		return _pass_pick_all(p, user, node);
+	for (int n = 0; n < p->nu; n++) {
+		const puser_t *pu = &p->u[n];
+
+		if (pu->u.active && pu->valid && pu->best_i >= 0 &&
+		    _before(pu->best_k, n, pu->best_i, bk, bn, bi)) {
+			bk = pu->best_k;
+			bn = n;
+			bi = pu->best_i;
+		}
+	}
+	for (;;) {
+		double lb, mlb = 0;
+		int m = -1;
+		puser_t *pu;
+
+		for (int n = 0; n < p->nu; n++) {
+			pu = &p->u[n];
+			if (!pu->u.active || pu->valid ||
+			    !(pu->s_lb < INFINITY))
+				continue;
+			lb = pu->a * pu->s_lb;
+			if (!_before(lb, n, -1, bk, bn, bi))
+				continue;
+			if (m < 0 || lb < mlb) {
+				m = n;
+				mlb = lb;
+			}
+		}
+		if (m < 0)
+			break;
+		pu = &p->u[m];
+		_rescan(p, pu);
+		if (pu->best_i >= 0 &&
+		    _before(pu->best_k, m, pu->best_i, bk, bn, bi)) {
+			bk = pu->best_k;
+			bn = m;
+			bi = pu->best_i;
+		}
+	}
+	if (bn < 0)
+		return -ENOENT;
+	*user = bn;
+	*node = bi;
+	return 0;
+}
+
+int psdsf_pass_pick_user(psdsf_pass_t *p, int node, int *user)
+{
+	double s, k, bk = 0;
+	int bn = -1;
+
+	if (!p || !user || node < 0 || node >= p->nn)
+		return -EINVAL;
+	for (int n = 0; n < p->nu; n++) {
+		const puser_t *pu = &p->u[n];
+
+		if (!pu->u.active || !_pshare(p, pu, node, &s))
+			continue;
+		k = pu->a * s;
+		if (bn < 0 || k < bk) {
+			bk = k;
+			bn = n;
+		}
+	}
+	if (bn < 0)
+		return -ENOENT;
+	*user = bn;
+	return 0;
+}
+
+/*
+ * Only node i changed: a user's best stays valid unless it was on i and i
+ * got worse; s_lb takes i's new share.
+ */
+int psdsf_pass_set_idle(psdsf_pass_t *p, int node, const tres_vec_t *idle)
+{
+	double s, k;
+	bool cand;
+
+	if (!p || !idle || node < 0 || node >= p->nn || !_vec_ok(idle))
+		return -EINVAL;
+	p->idle[node] = *idle;
+	for (int n = 0; n < p->nu; n++) {
+		puser_t *pu = &p->u[n];
+
+		if (!pu->u.active || (!pu->valid && pu->s_lb == 0))
+			continue;
+		cand = _pshare(p, pu, node, &s);
+		if (cand)
+			pu->s_lb = fmin(pu->s_lb, s);
+		if (!pu->valid)
+			continue;
+		k = cand ? pu->a * s : 0;
+		if (pu->best_i == node) {
+			if (cand && !(k > pu->best_k))
+				pu->best_k = k;
+			else
+				pu->valid = false;
+		} else if (cand && (pu->best_i < 0 || k < pu->best_k ||
+				    (k == pu->best_k && node < pu->best_i))) {
+			pu->best_k = k;
+			pu->best_i = node;
+		}
+	}
+	return 0;
+}
+
+int psdsf_pass_set_tasks(psdsf_pass_t *p, int user, double tasks)
+{
+	puser_t *pu;
+	double a;
+
+	if (!p || user < 0 || user >= p->nu || !(tasks >= 0) ||
+	    !isfinite(tasks))
+		return -EINVAL;
+	pu = &p->u[user];
+	a = tasks / pu->u.weight;
+	pu->u.tasks = tasks;
+	if (a == pu->a)
+		return 0;
+	if (!isfinite(pu->a))
+		p->nnan--;
+	if (!isfinite(a))
+		p->nnan++;
+	pu->a = a;
+	pu->valid = false;
+	return 0;
+}
+
+int psdsf_pass_set_user(psdsf_pass_t *p, int user, const psdsf_user_t *u,
+			const bool *eligible)
+{
+	if (!p || !u || user < 0 || user >= p->nu ||
+	    _check(u, 1, NULL, NULL, 0))
+		return -EINVAL;
+	_puser_load(p, user, u, eligible);
 	return 0;
 }

@@ -65,4 +65,64 @@ int psdsf_pick_user(const psdsf_user_t *u, int nu, const tres_vec_t *capacity,
 		    const tres_vec_t *idle, const bool *eligible, int nn,
 		    int node, bool residual, int *user);
 
+/*
+ * A pass of picks over one set of users and nodes, for callers that pick
+ * many tasks in a row: psdsf_pass_pick() and psdsf_pass_pick_user() make
+ * exactly the picks psdsf_pick() and psdsf_pick_user() would make on the
+ * same data, ties included, but the data are validated once, when they
+ * change, and each user's best node is kept between picks and recomputed
+ * only when a change may have moved it and the user could still win.
+ * The pass holds its own copy of every argument; the caller reports each
+ * change (the idle resources of the node it placed on, the tasks of the
+ * user it placed for, a user's new demand) through the setters.
+ */
+typedef struct psdsf_pass psdsf_pass_t;
+
+/*
+ * A pass over copies of the arguments of psdsf_pick().
+ * Returns the pass, which the caller owns (psdsf_pass_destroy()), or NULL
+ * with errno EINVAL (an argument psdsf_pick() rejects) or ENOMEM.
+ */
+psdsf_pass_t *psdsf_pass_create(const psdsf_user_t *u, int nu,
+				const tres_vec_t *capacity,
+				const tres_vec_t *idle, const bool *eligible,
+				int nn, bool residual);
+
+/* Free a pass and set *pass to NULL.  NULL-safe. */
+void psdsf_pass_destroy(psdsf_pass_t **pass);
+
+/*
+ * psdsf_pick() on the pass's data: 0 with *user and *node set, -ENOENT
+ * when no pair fits, -EINVAL for a NULL argument (outputs untouched).
+ */
+int psdsf_pass_pick(psdsf_pass_t *pass, int *user, int *node);
+
+/*
+ * psdsf_pick_user() on the pass's data: 0 with *user set, -ENOENT when no
+ * user fits on node, -EINVAL for a NULL argument or node out of range.
+ */
+int psdsf_pass_pick_user(psdsf_pass_t *pass, int node, int *user);
+
+/*
+ * Node's idle resources are now *idle.  Returns 0, or -EINVAL (NULL
+ * argument, node out of range, a negative or non-finite slot) with the
+ * pass unchanged.
+ */
+int psdsf_pass_set_idle(psdsf_pass_t *pass, int node, const tres_vec_t *idle);
+
+/*
+ * User now holds tasks tasks.  Returns 0, or -EINVAL (NULL pass, user out
+ * of range, tasks negative or not finite) with the pass unchanged.
+ */
+int psdsf_pass_set_tasks(psdsf_pass_t *pass, int user, double tasks);
+
+/*
+ * User is now *u, allowed on the nodes where eligible[node] is true (nn
+ * entries; NULL: every node).  Returns 0, or -EINVAL (NULL pass or u,
+ * user out of range, *u as psdsf_pick() rejects it) with the pass
+ * unchanged.
+ */
+int psdsf_pass_set_user(psdsf_pass_t *pass, int user, const psdsf_user_t *u,
+			const bool *eligible);
+
 #endif /* HORAE_PSDSF_H */

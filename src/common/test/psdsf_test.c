@@ -4,7 +4,8 @@
  * and (1,5), servers of (100,30) and (30,100)) filled task by task until
  * nothing fits, under rPSDSF (cross-checked against placement.c's rPSDSF
  * scorer), PSDSF, and RRR-PSDSF over 200 seeds of place_rrr; eligibility
- * and weights.
+ * and weights; passes (psdsf_pass_t), pick by pick against psdsf_pick()
+ * and psdsf_pick_user() on random clusters.
  */
 #include <check.h>
 
@@ -18,6 +19,7 @@
 #include "../place_rrr.h"
 #include "../placement.h"
 #include "../psdsf.h"
+#include "../rng.h"
 
 static tres_vec_t _v(double a, double b)
 {
@@ -389,6 +391,296 @@ START_TEST(test_residual_criterion)
 }
 END_TEST
 
+/* --- passes ---------------------------------------------------------------- */
+
+START_TEST(test_pass_badargs)
+{
+	example_t e;
+	psdsf_pass_t *p;
+	tres_vec_t bad = _v(1, NAN);
+	psdsf_user_t u;
+	int user = 7, node = 8;
+
+	_example(&e);
+	errno = 0;
+	ck_assert_ptr_null(
+		psdsf_pass_create(NULL, 2, e.cap, e.idle, NULL, 2, false));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_null(
+		psdsf_pass_create(e.u, 2, e.cap, NULL, NULL, 2, false));
+	ck_assert_ptr_null(
+		psdsf_pass_create(e.u, -1, e.cap, e.idle, NULL, 2, false));
+	e.u[1].weight = 0;
+	errno = 0;
+	ck_assert_ptr_null(
+		psdsf_pass_create(e.u, 2, e.cap, e.idle, NULL, 2, false));
+	ck_assert_int_eq(errno, EINVAL);
+	e.u[1].weight = 1;
+
+	/* Nothing to pick from. */
+	p = psdsf_pass_create(NULL, 0, NULL, NULL, NULL, 0, true);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(psdsf_pass_pick(p, &user, &node), -ENOENT);
+	ck_assert_int_eq(psdsf_pass_pick_user(p, 0, &user), -EINVAL);
+	psdsf_pass_destroy(&p);
+	ck_assert_ptr_null(p);
+	psdsf_pass_destroy(&p);
+	psdsf_pass_destroy(NULL);
+
+	p = psdsf_pass_create(e.u, 2, e.cap, e.idle, NULL, 2, false);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(psdsf_pass_pick(NULL, &user, &node), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_pick(p, NULL, &node), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_pick(p, &user, NULL), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_pick_user(NULL, 0, &user), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_pick_user(p, 2, &user), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_pick_user(p, -1, &user), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_pick_user(p, 0, NULL), -EINVAL);
+	ck_assert_int_eq(user, 7);
+	ck_assert_int_eq(node, 8);
+
+	/* Failed setters leave the pass as it was: user 0 on node 0. */
+	ck_assert_int_eq(psdsf_pass_set_idle(NULL, 0, &e.idle[0]), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_idle(p, 2, &e.idle[0]), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_idle(p, 0, NULL), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_idle(p, 0, &bad), -EINVAL);
+	bad = _v(-1, 0);
+	ck_assert_int_eq(psdsf_pass_set_idle(p, 0, &bad), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_tasks(NULL, 0, 1), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_tasks(p, 2, 1), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_tasks(p, 0, -1), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_tasks(p, 0, INFINITY), -EINVAL);
+	u = e.u[0];
+	u.demand = _v(0, 0);
+	ck_assert_int_eq(psdsf_pass_set_user(p, 0, &u, NULL), -EINVAL);
+	u.demand = _v(5, 1);
+	u.weight = -1;
+	ck_assert_int_eq(psdsf_pass_set_user(p, 0, &u, NULL), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_user(p, 0, NULL, NULL), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_user(NULL, 0, &e.u[0], NULL), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_set_user(p, -1, &e.u[0], NULL), -EINVAL);
+	ck_assert_int_eq(psdsf_pass_pick(p, &user, &node), 0);
+	ck_assert_int_eq(user, 0);
+	ck_assert_int_eq(node, 0);
+	psdsf_pass_destroy(&p);
+}
+END_TEST
+
+/* The paper's example by passes: the same figures as by picks. */
+START_TEST(test_pass_example)
+{
+	for (int residual = 0; residual < 2; residual++) {
+		example_t e;
+		psdsf_pass_t *p;
+		int n, i, rc;
+
+		_example(&e);
+		p = psdsf_pass_create(e.u, 2, e.cap, e.idle, NULL, 2, residual);
+		ck_assert_ptr_nonnull(p);
+		while (!(rc = psdsf_pass_pick(p, &n, &i))) {
+			_place(&e, n, i);
+			ck_assert_int_eq(psdsf_pass_set_idle(p, i, &e.idle[i]),
+					 0);
+			ck_assert_int_eq(
+				psdsf_pass_set_tasks(p, n, e.u[n].tasks), 0);
+		}
+		ck_assert_int_eq(rc, -ENOENT);
+		psdsf_pass_destroy(&p);
+		ck_assert_int_eq(e.total, residual ? 42 : 41);
+		ck_assert_int_eq(e.x[0][0], 19);
+		ck_assert_int_eq(e.x[0][1], residual ? 2 : 0);
+		ck_assert_int_eq(e.x[1][0], 2);
+		ck_assert_int_eq(e.x[1][1], residual ? 19 : 20);
+	}
+}
+END_TEST
+
+/* A random cluster, small enough for ties: a few node and demand types
+ * with small whole numbers, some users inactive or shut out of nodes. */
+#define RNU 7
+#define RNN 12
+
+typedef struct rcluster {
+	psdsf_user_t u[RNU];
+	tres_vec_t cap[RNN], idle[RNN];
+	bool elig[RNU * RNN];
+} rcluster_t;
+
+static tres_vec_t _rvec(rng_t *r, int max)
+{
+	tres_vec_t v;
+
+	tres_zero(&v);
+	for (int s = 0; s < 3; s++)
+		v.v[s] = rng_below(r, max + 1);
+	return v;
+}
+
+static void _ruser(rng_t *r, rcluster_t *c, int n)
+{
+	static const double weights[] = { 1, 2, 3, 0.5, 1.0 / 3 };
+	psdsf_user_t *u = &c->u[n];
+
+	u->weight = weights[rng_below(r, 5)];
+	u->tasks = rng_below(r, 4);
+	u->active = rng_below(r, 5) != 0;
+	do
+		u->demand = _rvec(r, 3);
+	while (tres_is_zero(&u->demand));
+	for (int i = 0; i < RNN; i++)
+		c->elig[n * RNN + i] = rng_below(r, 6) != 0;
+}
+
+static void _rcluster(rng_t *r, rcluster_t *c)
+{
+	tres_vec_t type[3];
+
+	for (int t = 0; t < 3; t++)
+		type[t] = _rvec(r, 12);
+	for (int i = 0; i < RNN; i++) {
+		c->cap[i] = type[rng_below(r, 3)];
+		c->idle[i] = c->cap[i];
+		/* Some start partly used. */
+		for (int s = 0; s < 3; s++)
+			c->idle[i].v[s] -= rng_below(r, c->idle[i].v[s] + 1);
+	}
+	for (int n = 0; n < RNU; n++)
+		_ruser(r, c, n);
+}
+
+/* Pass and psdsf_pick() agree on c now. */
+static int _ragree(psdsf_pass_t *p, const rcluster_t *c, const bool *elig,
+		   bool residual)
+{
+	int n1 = -1, i1 = -1, n2 = -1, i2 = -1, rc1, rc2;
+
+	rc1 = psdsf_pick(c->u, RNU, c->cap, c->idle, elig, RNN, residual, &n1,
+			 &i1);
+	rc2 = psdsf_pass_pick(p, &n2, &i2);
+	ck_assert_int_eq(rc1, rc2);
+	ck_assert_int_eq(n1, n2);
+	ck_assert_int_eq(i1, i2);
+	for (int i = 0; i < RNN; i++) {
+		rc1 = psdsf_pick_user(c->u, RNU, c->cap, c->idle, elig, RNN, i,
+				      residual, &n1);
+		rc2 = psdsf_pass_pick_user(p, i, &n2);
+		ck_assert_int_eq(rc1, rc2);
+		ck_assert_int_eq(n1, n2);
+	}
+	return rc2 ? -1 : i2 * RNU + n2;
+}
+
+/*
+ * Fill random clusters task by task through a pass, checking every pick
+ * against psdsf_pick(); now and then a task ends (idle grows) or a user
+ * moves to another job (demand, eligibility, activity).
+ */
+START_TEST(test_pass_random)
+{
+	rng_t r;
+
+	rng_seed(&r, 42);
+	for (int trial = 0; trial < 400; trial++) {
+		bool residual = trial & 1, all = trial % 3 == 0;
+		const bool *elig;
+		psdsf_pass_t *p;
+		rcluster_t c;
+		int pick;
+
+		_rcluster(&r, &c);
+		elig = all ? NULL : c.elig;
+		p = psdsf_pass_create(c.u, RNU, c.cap, c.idle, elig, RNN,
+				      residual);
+		ck_assert_ptr_nonnull(p);
+		for (int step = 0; step < 200; step++) {
+			int ev = rng_below(&r, 10), n, i;
+
+			pick = _ragree(p, &c, elig, residual);
+			if (ev == 0) {
+				/* A task ends somewhere. */
+				i = rng_below(&r, RNN);
+				c.idle[i] = c.cap[i];
+				ck_assert_int_eq(
+					psdsf_pass_set_idle(p, i, &c.idle[i]),
+					0);
+				continue;
+			}
+			if (ev == 1) {
+				n = rng_below(&r, RNU);
+				_ruser(&r, &c, n);
+				if (all)
+					for (i = 0; i < RNN; i++)
+						c.elig[n * RNN + i] = true;
+				ck_assert_int_eq(
+					psdsf_pass_set_user(
+						p, n, &c.u[n],
+						all ? NULL : c.elig + n * RNN),
+					0);
+				continue;
+			}
+			if (pick < 0)
+				break;
+			n = pick % RNU;
+			i = pick / RNU;
+			tres_sub(&c.idle[i], &c.u[n].demand);
+			c.u[n].tasks++;
+			ck_assert_int_eq(psdsf_pass_set_idle(p, i, &c.idle[i]),
+					 0);
+			ck_assert_int_eq(
+				psdsf_pass_set_tasks(p, n, c.u[n].tasks), 0);
+		}
+		psdsf_pass_destroy(&p);
+	}
+}
+END_TEST
+
+/*
+ * K may be NaN: tasks / weight overflows to infinity and a share
+ * underflows to 0.  psdsf_pick() keeps its first candidate then (no K is
+ * smaller than NaN); so does the pass.
+ */
+START_TEST(test_pass_nan)
+{
+	psdsf_user_t u[2] = { 0 };
+	tres_vec_t cap[2], idle[2];
+	psdsf_pass_t *p;
+	int n1, i1, n2, i2;
+
+	for (int n = 0; n < 2; n++) {
+		u[n].weight = 1;
+		u[n].active = true;
+		u[n].demand = _v(1, 1);
+	}
+	u[0].weight = 1e-300;
+	u[0].tasks = 1e10;
+	u[0].demand = _v(1e-320, 0);
+	u[1].tasks = 1;
+	cap[0] = idle[0] = _v(1e10, 1e10);
+	cap[1] = idle[1] = _v(10, 10);
+	for (int residual = 0; residual < 2; residual++) {
+		ck_assert_int_eq(psdsf_pick(u, 2, cap, idle, NULL, 2, residual,
+					    &n1, &i1),
+				 0);
+		p = psdsf_pass_create(u, 2, cap, idle, NULL, 2, residual);
+		ck_assert_ptr_nonnull(p);
+		ck_assert_int_eq(psdsf_pass_pick(p, &n2, &i2), 0);
+		ck_assert_int_eq(n1, n2);
+		ck_assert_int_eq(i1, i2);
+		/* Once a is finite again, the pass's own search. */
+		ck_assert_int_eq(psdsf_pass_set_tasks(p, 0, 0), 0);
+		u[0].tasks = 0;
+		ck_assert_int_eq(psdsf_pick(u, 2, cap, idle, NULL, 2, residual,
+					    &n1, &i1),
+				 0);
+		ck_assert_int_eq(psdsf_pass_pick(p, &n2, &i2), 0);
+		ck_assert_int_eq(n1, n2);
+		ck_assert_int_eq(i1, i2);
+		u[0].tasks = 1e10;
+		psdsf_pass_destroy(&p);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("psdsf");
@@ -400,6 +692,10 @@ int main(void)
 	tcase_add_test(tc, test_rrr_psdsf);
 	tcase_add_test(tc, test_eligible_and_weights);
 	tcase_add_test(tc, test_residual_criterion);
+	tcase_add_test(tc, test_pass_badargs);
+	tcase_add_test(tc, test_pass_example);
+	tcase_add_test(tc, test_pass_random);
+	tcase_add_test(tc, test_pass_nan);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
