@@ -14,13 +14,8 @@ hc_test_setup t0032
 dir=$HC_RUNDIR
 state=$dir/state
 sfair=$HORAE_BINDIR/sfair
-# Two users who exist on every Debian system: nobody, and daemon (uid 1).
-as() {
-	local uid=$1
-	shift
-	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
-		env SLURM_CONF="$SLURM_CONF" "$@"
-}
+# Users: root, and (hc_as) two that exist on every Debian system: nobody
+# and daemon (uid 1).
 HC_NODES=$'n1 4 4000 gen1\nn2 4 4000 gen2' \
 HC_EUNOMIA_CONF=$'SpeedMap=gen1:1,gen2:2\nWindow=none\nPeriod=1s' \
 HC_HMRF_CONF=$'Period=1s' HC_EXTRA_CONF='PrivateData=usage' hc_start
@@ -29,9 +24,9 @@ cd "$dir" || exit 1
 
 # One running job in an account of its own for root, nobody and daemon.
 sbatch -A ops -n 1 -o /dev/null --wrap 'sleep 120' >/dev/null
-nj=$(as 65534 sbatch --parsable -A nobodys -n 1 -D /tmp -o /dev/null \
+nj=$(hc_as 65534 sbatch --parsable -A nobodys -n 1 -D /tmp -o /dev/null \
 	--wrap 'sleep 120')
-as 1 sbatch -A daemons -n 1 -D /tmp -o /dev/null --wrap 'sleep 120' \
+hc_as 1 sbatch -A daemons -n 1 -D /tmp -o /dev/null --wrap 'sleep 120' \
 	>/dev/null
 for _ in $(seq 100); do
 	[ "$(squeue -h -t R | wc -l)" = 3 ] && break
@@ -61,17 +56,17 @@ tap_check "root and SlurmUser get no view: they read the plugins' files" \
 	test -z "$(ls "$state/horae_view" | grep '^0\.')"
 
 accounts() { jq -r '[.accounts[].account] | sort | join(",")'; }
-out=$(as 65534 "$sfair" --json 2>&1)
+out=$(hc_as 65534 "$sfair" --json 2>&1)
 tap_check "nobody sees only its own account in sfair ($(accounts <<<"$out" 2>&1))" \
 	test "$(accounts <<<"$out")" = nobodys
 tap_check "sfair says it shows nobody's own view" \
 	test "$(jq -r .meta.own_view <<<"$out")" = true
 tap_check "nobody's account has usage, a contribution and a progress share" \
 	jq -e '.accounts[0] | (.used.cpu > 0) and (.shares.contribution > 0) and (.progress.share >= 0)' <<<"$out"
-out=$(as 1 "$sfair" -n -P -o Account,Used:cpu,ProgressShare 2>&1)
+out=$(hc_as 1 "$sfair" -n -P -o Account,Used:cpu,ProgressShare 2>&1)
 tap_check "daemon sees only its own account ($(echo $out))" \
 	test "$(cut -d'|' -f1 <<<"$out")" = daemons
-out=$(as 1 "$sfair" -A nobodys,ops -n -P -o Account 2>&1)
+out=$(hc_as 1 "$sfair" -A nobodys,ops -n -P -o Account 2>&1)
 tap_check "asking for other accounts shows none of them ('$out')" \
 	test -z "$out"
 out=$("$sfair" --json 2>&1)
@@ -79,10 +74,10 @@ tap_check "root sees all three accounts ($(accounts <<<"$out" 2>&1))" \
 	test "$(accounts <<<"$out")" = daemons,nobodys,ops
 tap_check "and reads the plugins' own files" \
 	test "$(jq -r .meta.own_view <<<"$out")" = false
-out=$(as 65534 "$sfair" --json --explain="$nj" 2>&1)
+out=$(hc_as 65534 "$sfair" --json --explain="$nj" 2>&1)
 tap_check "nobody's --explain of its job shows its account from its view" \
 	jq -e '.job.account == "nobodys" and .account.account == "nobodys" and .meta.own_view' <<<"$out"
-out=$(as 2 "$sfair" 2>&1)
+out=$(hc_as 2 "$sfair" 2>&1)
 rc=$?
 tap_check "a user without jobs is refused (rc $rc) with the reason: $out" \
 	bash -c '[ '"$rc"' = 2 ] && grep -q "no view for you (uid 2)" <<<"$1"' _ "$out"
@@ -90,7 +85,7 @@ tap_check "nobody cannot read daemon's view" \
 	bash -c '! setpriv --reuid=65534 --regid=65534 --clear-groups cat "$1" >/dev/null 2>&1' _ "$state/horae_view/1.horae_hmrf.state"
 tap_check "nor the plugins' own usage" \
 	bash -c '! setpriv --reuid=65534 --regid=65534 --clear-groups cat "$1" >/dev/null 2>&1' _ "$state/horae_hmrf.state"
-out=$(as 65534 "$sfair" -D -n -P 2>&1)
+out=$(hc_as 65534 "$sfair" -D -n -P 2>&1)
 rc=$?
 tap_check "sfair -D works for nobody too (rc $rc: $out)" test "$rc" = 0
 
@@ -106,7 +101,7 @@ tap_check "without PrivateData the usage file is readable by all ($(mode "$state
 	test "$(mode "$state/horae_hmrf.state")" = 644
 tap_check "and no view is left ($(ls -A "$state/horae_view" | tr '\n' ' '))" \
 	test -z "$(ls -A "$state/horae_view")"
-out=$(as 65534 "$sfair" --json 2>"$dir/sfair.err")
+out=$(hc_as 65534 "$sfair" --json 2>"$dir/sfair.err")
 tap_check "sfair warns of nothing ($(cat "$dir/sfair.err"))" \
 	test ! -s "$dir/sfair.err"
 tap_check "nobody now sees every account ($(accounts <<<"$out" 2>&1))" \

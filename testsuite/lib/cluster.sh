@@ -443,6 +443,16 @@ hc_wait_jobs_done()
 	return 1
 }
 
+# hc_as UID CMD...: run CMD as user UID (its group too, no others), with
+# this cluster's SLURM_CONF.
+hc_as()
+{
+	local uid=$1
+	shift
+	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
+		env SLURM_CONF="$SLURM_CONF" "$@"
+}
+
 # hc_kill_ctld [SIGNAL]: signal the recorded slurmctld (default SIGKILL) and
 # wait until it is gone.
 hc_kill_ctld()

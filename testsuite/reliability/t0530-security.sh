@@ -21,12 +21,6 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 hc_test_setup t0530
 dir=$HC_RUNDIR
 state=$dir/state
-as() {
-	local uid=$1
-	shift
-	setpriv --reuid="$uid" --regid="$uid" --clear-groups \
-		env SLURM_CONF="$SLURM_CONF" "$@"
-}
 HC_NODES=$'n1 2 2000 gen1\nn2 2 2000 gen2' \
 HC_EUNOMIA_CONF=$'SpeedMap=gen1:1,gen2:2\nPeriod=1s' \
 HC_JUSTICE_CONF=$'Bootstrap=2\nPeriod=1s' \
@@ -37,7 +31,7 @@ cd /tmp || exit 1
 
 # Fill the cluster with root's job so that nobody's jobs wait.
 sbatch -Q -A ops -N2 -n4 -o /dev/null --wrap 'sleep 300'
-j=$(as 65534 sbatch --parsable -A nobodys -n1 -t 1 -D /tmp -o /dev/null \
+j=$(hc_as 65534 sbatch --parsable -A nobodys -n1 -t 1 -D /tmp -o /dev/null \
 	--deadline=now+600 --wrap true 2>&1)
 tap_ok "nobody's deadline job is admitted ($j)" \
 	$([[ "$j" =~ ^[0-9]+$ ]]; echo $?)
@@ -65,19 +59,19 @@ tap_ok "each is SlurmUser's and writable by SlurmUser alone" \
 bad=
 for f in $files; do
 	[ -f "$f" ] || continue
-	as 65534 sh -c ": >>'$f'" 2>/dev/null && bad+="append $f; "
-	as 65534 truncate -s 0 "$f" 2>/dev/null && bad+="truncate $f; "
-	as 65534 mv -f "$f" "$f.x" 2>/dev/null && bad+="rename $f; "
-	as 65534 rm -f "$f" 2>/dev/null
+	hc_as 65534 sh -c ": >>'$f'" 2>/dev/null && bad+="append $f; "
+	hc_as 65534 truncate -s 0 "$f" 2>/dev/null && bad+="truncate $f; "
+	hc_as 65534 mv -f "$f" "$f.x" 2>/dev/null && bad+="rename $f; "
+	hc_as 65534 rm -f "$f" 2>/dev/null
 	[ -e "$f" ] || bad+="remove $f; "
 done
 tap_ok "nobody can append to, truncate, rename or remove any of them" \
 	$([ -z "$bad" ]; echo $?) "$bad"
-as 65534 sh -c "echo '{}' >'$state/horae_view/65534.horae_hmrf.planted'" \
+hc_as 65534 sh -c "echo '{}' >'$state/horae_view/65534.horae_hmrf.planted'" \
 	2>/dev/null
 tap_ok "nor plant a file in the view directory" \
 	$([ ! -e "$state/horae_view/65534.horae_hmrf.planted" ]; echo $?)
-as 65534 ln -s /etc/shadow "$state/horae_hmrf.state.new" 2>/dev/null
+hc_as 65534 ln -s /etc/shadow "$state/horae_hmrf.state.new" 2>/dev/null
 tap_ok "nor a symlink where a state file is written" \
 	$([ ! -L "$state/horae_hmrf.state.new" ]; echo $?)
 
@@ -88,7 +82,7 @@ refused()
 {
 	local what=$1 pattern=$2 out
 	shift 2
-	out=$(as 65534 scontrol update jobid="$j" "$@" 2>&1)
+	out=$(hc_as 65534 scontrol update jobid="$j" "$@" 2>&1)
 	tap_ok "the owner cannot $what" \
 		$([ -n "$out" ] && grep -q "job_submit/justice: refused: $pattern" \
 			"$dir/log/slurmctld.log"; echo $?) \
@@ -110,7 +104,7 @@ tap_check "the job keeps its deadline and time limit" \
 
 # --- Justice's note --------------------------------------------------------
 note0=$(scontrol show job "$j" | grep -o 'AdminComment=.*')
-out=$(as 65534 scontrol update jobid="$j" \
+out=$(hc_as 65534 scontrol update jobid="$j" \
 	admincomment='justice: up to 64 CPUs (1-32 nodes of 2); sized to 1 nodes' 2>&1)
 tap_ok "the owner cannot rewrite Justice's note" \
 	$(scontrol show job "$j" | grep -qF "$note0" && [ -n "$out" ]; echo $?) \
@@ -160,10 +154,10 @@ gcc -o "$dir/forge" "$dir/forge.c" -lslurm 2>&1
 chmod 755 "$dir/forge"
 # (slurm_init() loads the select plugin: select/eunomia must load into a
 # program on plain libslurm, which has no node table.)
-out=$(as 65534 "$dir/forge" init 2>&1)
+out=$(hc_as 65534 "$dir/forge" init 2>&1)
 tap_ok "a program on plain libslurm starts with select/eunomia" \
 	$([ "$out" = "slurm_init done" ]; echo $?) "$out"
-out=$(as 65534 "$dir/forge" 2>&1)
+out=$(hc_as 65534 "$dir/forge" 2>&1)
 tap_ok "nor submit a job with a note of its own ($out)" \
 	$(echo "$out" | grep -q "^refused: Access/permission denied"; echo $?)
 scancel "$j"
