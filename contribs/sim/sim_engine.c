@@ -846,20 +846,27 @@ static int _choose(sim_t *s, int j)
 		}
 		return any ? place_rrr_next(s->rrr, s->fits) : -1;
 	}
+	/* Best match looks at the nodes that do not fit too. */
 	for (int k = 0; k < s->nopen; k++) {
 		int n = s->open[k];
 
-		if (tres_fits(&job->demand, &s->idle[n]) && _eligible(s, j, n))
+		if ((pl->match || tres_fits(&job->demand, &s->idle[n])) &&
+		    _eligible(s, j, n))
 			s->pidx[m++] = n;
 	}
 	if (!m)
 		return -1;
-	if (m == 1)
+	if (m == 1 && !pl->match)
 		return s->pidx[0];
 	qsort(s->pidx, m, sizeof(int), _cmp_int);
 	for (size_t k = 0; k < m; k++) {
 		s->pn[k].idle = s->idle[s->pidx[k]];
 		s->pn[k].speed = s->t->nodes[s->pidx[k]].speed;
+	}
+	if (pl->match) {
+		int b = place_best_match(&q, s->pn, m);
+
+		return b < 0 ? -1 : s->pidx[b];
 	}
 	q.progress_gap = s->ac[job->account].gap;
 	if (place_score(pl->score, &q, s->pn, m, s->scores, NULL))

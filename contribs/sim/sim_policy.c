@@ -50,19 +50,22 @@ int sim_place_parse(const char *s, sim_place_t *out, horae_err_t *err)
 {
 	place_policy_t p;
 
-	if (s && !strcmp(s, "rrr")) {
+	if (s && (!strcmp(s, "rrr") || !strcmp(s, "best-match"))) {
 		out->dflt = false;
-		out->rrr = true;
-		out->score = PLACE_FIRST_FIT;
+		out->rrr = !strcmp(s, "rrr");
+		out->match = !out->rrr;
+		out->score = out->rrr ? PLACE_FIRST_FIT : PLACE_BEST_FIT;
 		return 0;
 	}
 	if (!s || place_policy_parse(s, &p, NULL))
 		return err_set(err, -EINVAL,
 			       "unknown placement '%s' (use first-fit, "
-			       "best-fit, affinity, rpsdsf, eunomia or rrr)",
+			       "best-fit, best-match, affinity, rpsdsf, "
+			       "eunomia or rrr)",
 			       s ? s : "");
 	out->dflt = false;
 	out->rrr = false;
+	out->match = false;
 	out->score = p;
 	return 0;
 }

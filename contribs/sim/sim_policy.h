@@ -45,6 +45,7 @@ typedef struct sim_policy {
 typedef struct sim_place {
 	bool dflt; /* the policy's default */
 	bool rrr; /* randomized round robin */
+	bool match; /* best match: place_best_match() */
 	place_policy_t score;
 } sim_place_t;
 

@@ -141,3 +141,23 @@ int place_best(const double *scores, size_t n)
 			best = (int)i;
 	return best;
 }
+
+int place_best_match(const place_request_t *req, const place_node_t *nodes,
+		     size_t n)
+{
+	int best = -1;
+	double h, low = INFINITY;
+
+	if (!req || (n && !nodes))
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		h = _best_fit(req, &nodes[i]);
+		if (h < low) {
+			low = h;
+			best = (int)i;
+		}
+	}
+	if (best >= 0 && !tres_fits(&req->demand, &nodes[best].idle))
+		return -1;
+	return best;
+}

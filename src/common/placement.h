@@ -65,4 +65,18 @@ int place_score(place_policy_t policy, const place_request_t *req,
 /* Index of the lowest finite score (the first on ties), or -1. */
 int place_best(const double *scores, size_t n);
 
+/*
+ * Best match, the psdsf paper's reading of best-fit DRF ("selects the
+ * server whose residual capacity most closely matches their resource
+ * demands"): DRFH's H(i,l) over every node, the full ones too, and the
+ * task goes to the best node only if it fits there; else it goes nowhere
+ * this turn (the paper: "the framework with the next smallest fairness
+ * criterion will be allocated").  Unlike best-fit, a node that fits may
+ * be passed over.  Returns the index (the first on ties), -1 when the
+ * best node does not fit or no node has the task's first resource idle,
+ * or -EINVAL for missing arguments.
+ */
+int place_best_match(const place_request_t *req, const place_node_t *nodes,
+		     size_t n);
+
 #endif /* HORAE_PLACEMENT_H */

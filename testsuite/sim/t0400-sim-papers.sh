@@ -10,7 +10,11 @@
 #                           best-fit DRF 19 2 / 2 19 = 42 where the paper
 #                           has 20 2 / 0 19 = 41, which no rule placing
 #                           each task on a node that fits it reaches
-#                           (sim_engine_test).  Randomized round robin
+#                           (sim_engine_test); best match (the paper's
+#                           words: the closest server, fit or not, else
+#                           the next framework) 19 0 / 2 20 = 41, the
+#                           paper's total (its split mirrored: our ties
+#                           go to the lower user).  Randomized round robin
 #                           (a new node order for each task), seeds 1-200:
 #                           DRF and TSF 22.48 tasks on average, user 1 on
 #                           node 2 4.69 (sd 0.46), PSDSF 41.15; the paper
@@ -84,10 +88,11 @@ placed()
 	echo "rpsdsf $(placed rpsdsf first-fit 1)"
 	echo "psdsf $(placed psdsf first-fit 1)"
 	echo "bf-drf $(placed drf best-fit 1)"
+	echo "bf-drf-match $(placed drf best-match 1)"
 } >"$tmp/psdsf.out"
 tap_diag "$(cat "$tmp/psdsf.out")"
 golden psdsf.out "$tmp/psdsf.out" \
-	"psdsf example: rPSDSF 19 2 / 2 19, PSDSF 19 0 / 2 20, best-fit DRF"
+	"psdsf example: rPSDSF 19 2 / 2 19, PSDSF 19 0 / 2 20, best-fit DRF 19 2 / 2 19, best-match DRF 19 0 / 2 20"
 # Under rrr, seeds 1-200: "POLICY mean-total mean-x12 sd-x12".
 for p in drf:22.48 tsf:22.4 psdsf:41.08; do
 	for seed in $(seq 1 200); do

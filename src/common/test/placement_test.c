@@ -147,6 +147,37 @@ START_TEST(test_drfh_best_fit)
 }
 END_TEST
 
+/* Best match passes over a node that fits when the closest match does
+ * not fit; best-fit takes the node that fits. */
+START_TEST(test_best_match)
+{
+	place_request_t q = { 0 };
+	place_node_t nodes[2] = { 0 };
+	double scores[2];
+
+	q.demand.v[0] = 5;
+	q.demand.v[1] = 1;
+	q.capacity.v[0] = 70;
+	q.capacity.v[1] = 70;
+	nodes[0].idle.v[0] = 4; /* the shape of the demand, too small */
+	nodes[0].idle.v[1] = 1;
+	nodes[1].idle.v[0] = 10; /* fits, memory-heavy */
+	nodes[1].idle.v[1] = 60;
+	ck_assert_int_eq(place_best_match(&q, nodes, 2), -1);
+	ck_assert_int_eq(place_score(PLACE_BEST_FIT, &q, nodes, 2, scores,
+				     NULL),
+			 0);
+	ck_assert_int_eq(place_best(scores, 2), 1);
+	nodes[0].idle.v[0] = 6; /* now it fits, and still matches best */
+	ck_assert_int_eq(place_best_match(&q, nodes, 2), 0);
+	nodes[0].idle.v[0] = 0; /* no CPU idle: never the best match */
+	ck_assert_int_eq(place_best_match(&q, nodes, 2), 1);
+	ck_assert_int_eq(place_best_match(&q, nodes, 0), -1);
+	ck_assert_int_eq(place_best_match(NULL, nodes, 2), -EINVAL);
+	ck_assert_int_eq(place_best_match(&q, NULL, 2), -EINVAL);
+}
+END_TEST
+
 /* Per-server DRF (the naive generalisation DRFH improves on): DRF within
  * each server alone.  A reference for the comparison, not a policy of ours. */
 START_TEST(test_drfh_per_server_drf)
@@ -236,6 +267,7 @@ int main(void)
 	tcase_add_test(tc, test_badargs);
 	tcase_add_test(tc, test_rpsdsf_example);
 	tcase_add_test(tc, test_drfh_best_fit);
+	tcase_add_test(tc, test_best_match);
 	tcase_add_test(tc, test_drfh_per_server_drf);
 	tcase_add_test(tc, test_affinity_and_eunomia);
 	suite_add_tcase(s, tc);
