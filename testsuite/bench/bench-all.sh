@@ -28,7 +28,7 @@ else
 fi
 make -s -C "$build/testsuite" bench/bench_rank bench/bench_submit >/dev/null || exit 1
 export HORAE_BENCH_SUBMIT=$build/testsuite/bench/bench_submit
-export HORAE_PLUGINDIR=${HORAE_PLUGINDIR:-$build/stage$(make -s -C "$build/src/plugins" print-plugindir)}
+export HORAE_PLUGINDIR=${HORAE_PLUGINDIR:-$build/stage$(make -s --no-print-directory -C "$build/src/plugins" print-plugindir)}
 export HORAE_BINDIR=${HORAE_BINDIR:-$build/stage/usr/local/bin}
 
 tmp=$(mktemp -d /tmp/horae-bench-all.XXXXXX)
