@@ -43,8 +43,19 @@ owner()
 	wait $sleeper
 }
 
-owner "$da" >"$da.out" 2>&1 & pids+=($!)
-owner "$db" >"$db.out" 2>&1 & pids+=($!)
+# Each owner is a bash of its own with SIGINT and SIGTERM at their
+# defaults: a background job of a non-interactive shell starts with SIGINT
+# ignored, and a shell cannot trap a signal ignored when it starts (so a
+# test run from a background job, as CI may be, would wait 600 s).
+export HERE
+start_owner()
+{
+	env --default-signal=INT,TERM bash -c "$(declare -f owner); owner \"\$1\"" \
+		owner "$1" >"$1.out" 2>&1 &
+	pids+=($!)
+}
+start_owner "$da"
+start_owner "$db"
 for _ in $(seq 150); do
 	[ -e "$da/ready" ] && [ -e "$db/ready" ] && break
 	sleep 0.2
