@@ -10,7 +10,7 @@
 # Slurm's own leak (with the reason).  Slurm's other records are counted
 # and printed, not judged.
 #
-# About 2 minutes; alone:
+# About 2 minutes, so not in `make check` (CI's 30 minutes); run it with
 #   make -C build/testsuite check TESTS=reliability/t0540-valgrind.sh
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)

@@ -26,7 +26,7 @@
 #   a kill cut short is requeued and held: both stay until someone ends
 #   them; the test shows them and cancels them before comparing.
 #
-# CI kills 5 times; the long version:
+# CI kills 3 times; the long version:
 #   T0550_KILLS=20 make -C build/testsuite check TESTS=reliability/t0550-crash-loop.sh
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,7 +34,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/cluster.sh"
 . "$HERE/lib/hmrf.sh"
 
-KILLS=${T0550_KILLS:-5}
+KILLS=${T0550_KILLS:-3}
 PERIOD=2
 CPUS=24 # the default test cluster: 4 + 4 + 8 + 8
 LOSS=5	# s: a job accepted this close before a kill may be forgotten
