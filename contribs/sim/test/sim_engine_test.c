@@ -6,7 +6,8 @@
  *   psdsf-progressive-filling.md Table II: rPSDSF 42, PSDSF 41 (exact
  *   splits), DRF, TSF and PSDSF under randomized round robin within 0.3
  *   task of the paper's averages over 200 seeds; best-fit DRF 42 where
- *   the paper reports 41 (see test_psdsf_table2);
+ *   the paper reports 41, which best match gives (test_psdsf_table2,
+ *   testsuite/sim/t0400);
  *   Eunomia's micro-benchmark: TSF as the paper shows it, Eunomia even.
  */
 #include <check.h>
@@ -240,7 +241,7 @@ START_TEST(test_psdsf_table2)
 		x[0][0] == 19 && x[0][1] == 2 && x[1][0] == 2 && x[1][1] == 19,
 		"rpsdsf %d %d / %d %d", x[0][0], x[0][1], x[1][0], x[1][1]);
 	sim_result_destroy(&r);
-	/* PSDSF and best-fit DRF: 41. */
+	/* PSDSF: 41. */
 	r = _run(&t, "psdsf", NULL, 1, 0, 1);
 	ck_assert_int_eq(_total(&t, r, x), 41);
 	ck_assert_msg(
@@ -255,7 +256,8 @@ START_TEST(test_psdsf_table2)
 	 * it can give 41: DRF alternates the two users, and then the only
 	 * final splits are 12, 20, 28, 36, 40 and 42 tasks (all server
 	 * choices enumerated).  The paper's split needs user 1 passed over
-	 * while node 2 could take its task. */
+	 * while node 2 could take its task: best match (place_best_match,
+	 * -P best-match) does that and gives 41, asserted in t0400. */
 	r = _run(&t, "drf", "best-fit", 1, 0, 1);
 	ck_assert_msg(_total(&t, r, x) == 42 && x[1][0] == 2,
 		      "bf-drf %d %d / %d %d", x[0][0], x[0][1], x[1][0],
