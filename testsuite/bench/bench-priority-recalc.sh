@@ -15,9 +15,9 @@
 # plugin, sched/builtin so no backfill thread competes) and JOBS pending
 # jobs from ACCOUNTS accounts, held in a DOWN partition so that nothing
 # starts.  Both recalculate every 60 s (multifactor's PriorityCalcPeriod
-# cannot go lower).  gdb, attached once, finds the thread whose stack runs
-# in the priority plugin's .so (multifactor's decay thread, hmrf's
-# recalculation thread); that thread's on-CPU time is sampled from
+# cannot go lower).  The plugin's thread is found by its name
+# (multifactor's decay thread "decay", hmrf's recalculation thread
+# "hmrf"); that thread's on-CPU time is sampled from
 # /proc/PID/task/TID/schedstat (nanoseconds) for 150 s, and each burst of
 # work is one recalculation.  Prints figures; asserts nothing.
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
@@ -36,14 +36,13 @@ dir=
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
 
-# plugin_thread PID NAME: the thread whose stack is in priority plugin NAME
-# (frames name its .so, or its source path when it has debug symbols).
+# plugin_thread PID NAME: the thread of slurmctld PID named NAME.
 plugin_thread()
 {
-	gdb -p "$1" -batch -ex 'thread apply all bt' 2>/dev/null |
-		awk -v so="priority_$2.so" -v src="priority/$2/" '
-		/^Thread / { match($0, /LWP [0-9]+/); lwp = substr($0, RSTART + 4, RLENGTH - 4) }
-		index($0, so) || index($0, src) { print lwp; exit }'
+	local t
+	for t in /proc/"$1"/task/*; do
+		[ "$(cat "$t/comm" 2>/dev/null)" = "$2" ] && { echo "${t##*/}"; return; }
+	done
 }
 
 # sample PID TID SECONDS: print "t tid ns" lines every 0.25 s.
@@ -84,7 +83,7 @@ bursts()
 
 run()
 {
-	local prio=$1 extra=$2 pid tid i t0 rate n med max
+	local prio=$1 thread=$2 extra=$3 pid tid i t0 rate n med max
 	dir=$(mktemp -d /tmp/horae-bench.XXXXXX)
 	hc_init "$dir" || return 1
 	HC_NODES=$(for i in 1 2 3 4 5 6 7 8; do echo "n$i 32 64000"; done) \
@@ -99,10 +98,10 @@ run()
 	done | "$SUBMIT" >&2
 	rate=$(awk -v n="$JOBS" -v s="$((SECONDS - t0))" 'BEGIN { printf "%.0f", s ? n / s : n }')
 	pid=$(cat "$HC_RUNDIR/pids/slurmctld.pid")
-	tid=$(plugin_thread "$pid" "${prio#priority/}")
+	tid=$(plugin_thread "$pid" "$thread")
 	if [ -z "$tid" ]; then
 		printf '%-22s %10s %8s %14s %12s  %s\n' "$prio" "$rate" - - - \
-			"no recalculation thread found"
+			"no thread named $thread"
 	else
 		echo "  $prio: sampling thread $tid for ${WINDOW} s" >&2
 		read -r n med max < <(sample "$pid" "$tid" "$WINDOW" | bursts)
@@ -117,8 +116,8 @@ run()
 echo "$JOBS pending jobs of $ACCOUNTS accounts: submissions/s, and CPU ms per full recalculation"
 printf '%-22s %10s %8s %14s %12s\n' plugin submit/s cycles median_ms max_ms
 declare -A MEDIAN
-run priority/hmrf ""
-run priority/multifactor $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000'
+run priority/hmrf hmrf ""
+run priority/multifactor decay $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000'
 awk -v h="${MEDIAN[priority/hmrf]:-0}" -v m="${MEDIAN[priority/multifactor]:-0}" \
 	'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/multifactor per recalculation (median CPU): %.2f\n", h / m }'
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(uname -r)"

@@ -32,6 +32,12 @@ tap_ok "select/eunomia without eunomia.conf says it places as cons_tres does" $?
 grep -q "job_submit/justice: policy justice, history of 1000 jobs, bootstrap 10 jobs" "$log"
 tap_ok "job_submit/justice says at init how it judges deadline jobs" $? \
 	"$(grep justice "$log")"
+names=$(cat /proc/"$(cat "$HC_RUNDIR/pids/slurmctld.pid")"/task/*/comm 2>/dev/null)
+for t in hmrf eunomia justice; do
+	echo "$names" | grep -qx "$t"
+	tap_ok "slurmctld has a thread named $t (top -H, gdb)" $? \
+		"$(echo "$names" | sort | uniq -c | tr '\n' ' ')"
+done
 
 # sinfo and scontrol see the heterogeneous nodes.
 tap_check "sinfo lists 4 idle nodes" \

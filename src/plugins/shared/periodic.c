@@ -4,7 +4,9 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <sys/prctl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "src/common/macros.h"
@@ -16,6 +18,7 @@ struct periodic {
 	pthread_mutex_t mutex;
 	pthread_cond_t wake;
 	pthread_t thread;
+	char name[16];
 	bool stopping;
 	void (*fn)(void *);
 	double (*period)(void *);
@@ -39,6 +42,9 @@ static void *_thread(void *data)
 	struct timespec until;
 	bool stop;
 
+	/* Named, like slurmctld's own threads ("decay", "backfill"), for
+	 * top -H, gdb and /proc/PID/task/TID/comm. */
+	(void)prctl(PR_SET_NAME, p->name, 0, 0, 0);
 	for (;;) {
 		p->fn(p->arg);
 		_deadline(&until, p->period(p->arg));
@@ -54,11 +60,12 @@ static void *_thread(void *data)
 	return NULL;
 }
 
-periodic_t *periodic_start(void (*fn)(void *), double (*period)(void *),
-			   void *arg)
+periodic_t *periodic_start(const char *name, void (*fn)(void *),
+			   double (*period)(void *), void *arg)
 {
 	periodic_t *p = xmalloc(sizeof(*p));
 
+	snprintf(p->name, sizeof(p->name), "%s", name);
 	slurm_mutex_init(&p->mutex);
 	slurm_cond_init(&p->wake, NULL);
 	p->fn = fn;

@@ -118,7 +118,7 @@ int init(void)
 				 start_empty);
 	if (!ctx)
 		fatal("%s: cannot start: see the errors above", plugin_type);
-	ticker = periodic_start(_tick, _period, NULL);
+	ticker = periodic_start("justice", _tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
 

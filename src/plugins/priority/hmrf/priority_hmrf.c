@@ -169,7 +169,7 @@ int init(void)
 	     plugin_type, hmrf_policy_name(conf->policy), win, conf->period,
 	     conf->tres, conf->naccounts, path);
 	xfree(path);
-	ticker = periodic_start(_tick, _period, NULL);
+	ticker = periodic_start("hmrf", _tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
 

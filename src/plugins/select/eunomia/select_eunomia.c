@@ -116,7 +116,7 @@ extern int init(void)
 				       start_empty);
 	if (!prog)
 		fatal("%s: cannot start: see the errors above", plugin_type);
-	ticker = periodic_start(_tick, _period, NULL);
+	ticker = periodic_start("eunomia", _tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
 
