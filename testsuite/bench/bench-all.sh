@@ -48,7 +48,8 @@ section()
 	{
 		echo "## $title"
 		echo
-		echo "\`$*\` (exit $rc, $((SECONDS - t0)) s)"
+		# the command as run from the top of the checkout
+		echo "\`$(echo "$*" | sed "s|$build/|build/|g; s|$HERE/||g")\` (exit $rc, $((SECONDS - t0)) s)"
 		echo
 		echo '```'
 		grep -v '^horae-\(deps\|build\):' "$tmp/$n.out"

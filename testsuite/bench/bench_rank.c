@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/hmrf.h"
 #include "common/hmrf_state.h"
@@ -87,7 +88,7 @@ int main(int argc, char **argv)
 	window_spec_t w = { WINDOW_SLIDING, 7 * 86400 };
 	hmrf_state_t *st = hmrf_state_create(&w, 0, "cpu,mem,node,gres/gpu",
 					     0, NULL);
-	char name[32], path[] = "/tmp/horae-bench.XXXXXX";
+	char name[32], path[64] = "/tmp/horae-bench.XXXXXX";
 	tres_vec_t rate = p.capacity;
 	json_object *doc, *back;
 	horae_err_t err, warn;
@@ -122,6 +123,12 @@ int main(int argc, char **argv)
 	printf("state load: 10000 accounts: %.1f ms\n", (_now() - t0) * 1e3);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak memory: %.1f MB\n", ru.ru_maxrss / 1024.0);
+	/* leave nothing behind: the file, a .old if any, the directory */
+	unlink(path);
+	strcat(path, ".old");
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
 	json_object_put(doc);
 	json_object_put(back);
 	hmrf_state_destroy(&st);
