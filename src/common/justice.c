@@ -54,13 +54,24 @@ double justice_fraction(const justice_history_t *h)
 	return h && justice_history_count(h) > 0 ? _fraction(h) : NAN;
 }
 
-/* Fill in what would be feasible for a fraction f before the stretch. */
+/* Fill in what would be feasible for a fraction f before the stretch: a
+ * window D' whose time to run, ttd', meets f x (q + ttd') <= ttd', that
+ * is ttd' >= f q / (1 - f); with a run cap, the scheduler's cut
+ * (justice_run_cap(): whole minutes from 60 s on) must leave it that. */
 static void _what_would_do(justice_estimate_t *e, const justice_request_t *r,
 			   double f)
 {
+	double ttd;
+
 	e->cpus_needed = e->req_cpus;
-	e->deadline_ok = f < 1 ? fmax(r->queued / (1 - f), r->deadline) :
-				 INFINITY;
+	if (!(f < 1)) {
+		e->deadline_ok = INFINITY;
+		return;
+	}
+	ttd = f * r->queued / (1 - f);
+	if (r->run_cap > 0 && ttd >= 60)
+		ttd = ceil(ttd / 60 - 1e-9) * 60;
+	e->deadline_ok = fmax(r->queued + ttd, r->deadline);
 }
 
 int justice_estimate(const justice_history_t *h, const justice_params_t *p,
@@ -110,7 +121,12 @@ int justice_estimate(const justice_history_t *h, const justice_params_t *p,
 			break;
 		}
 		f = _fraction(h);
-		e.fraction = e.ttd > 0 ? f * r->deadline / e.ttd : INFINITY;
+		/* The queue stretch D / (D - q), with D the job's effective
+		 * window: cut short by run_cap, the job has q + ttd (the
+		 * history learns the same, justice_history_track()), so a
+		 * job is never refused at q = 0, as in the paper. */
+		e.fraction = e.ttd > 0 ? f * (r->queued + e.ttd) / e.ttd :
+					 INFINITY;
 		e.req_cpus = isfinite(e.fraction) ?
 				     fmax(ceil(e.fraction * e.max_cpus - 1e-9),
 					  1) :

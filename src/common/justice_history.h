@@ -33,7 +33,8 @@ typedef enum justice_smoothing {
 /* One finished job, as TRACK_JOB takes it. */
 typedef struct justice_done {
 	double requested; /* requestedTasks: the CPUs it asked for (most) */
-	double deadline;  /* its deadline window, s: deadline - submission */
+	double deadline;  /* its deadline window, s: deadline - submission,
+			   * or the shorter one a scheduler's cut left it */
 	double comp_time; /* CPU x s it ran */
 	double cpus;	  /* CPUs it was given */
 	bool success;	  /* ended by its deadline */

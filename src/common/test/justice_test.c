@@ -89,12 +89,18 @@ START_TEST(test_steps)
 	ck_assert_double_eq(e.req_cpus, 8);
 	ck_assert_double_eq_tol(e.ttd, 50, 1e-12);
 	/* A scheduler that ends the job 40 s early (Slurm: whole minutes)
-	 * leaves it 60 s of its 100: 0.4 x 100 / 60 of 10 CPUs, 7. */
+	 * leaves it an effective window of 60 s of its 100, which is what
+	 * the fraction is of: at q = 0, 0.4 of 10 CPUs, 4; after 20 s in
+	 * the queue, with 60 s left to run, 0.4 x 80 / 60, 6. */
 	r.queued = 0;
 	r.run_cap = 60;
 	justice_estimate(h, &p, &r, &e, &err);
 	ck_assert_double_eq_tol(e.ttd, 60, 1e-12);
-	ck_assert_double_eq(e.req_cpus, 7);
+	ck_assert_double_eq(e.req_cpus, 4);
+	r.queued = 20;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq(e.req_cpus, 6);
+	r.queued = 0;
 	r.run_cap = 200; /* beyond the deadline: no effect */
 	justice_estimate(h, &p, &r, &e, &err);
 	ck_assert_double_eq(e.req_cpus, 4);
@@ -149,6 +155,25 @@ START_TEST(test_infeasible)
 	ck_assert_double_eq(e.cpus_needed, 40);
 	ck_assert_double_eq_tol(e.deadline_ok, 150, 1e-9);
 	ck_assert_double_eq(e.priority, 0);
+	/* With slurmctld's whole-minute cut: 100 s queued of 120 needs
+	 * 0.4 x 100 / 0.6 = 66.7 s to run, which the cut grants only from
+	 * 120 s left: D' = 220 (at 219 s it has 60 s: 0.4 x 160 / 60 > 1). */
+	r.deadline = 120;
+	r.queued = 100;
+	r.run_cap = justice_run_cap(20);
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_int_eq(e.verdict, JUSTICE_INFEASIBLE);
+	ck_assert_double_eq_tol(e.deadline_ok, 220, 1e-9);
+	r.deadline = 220;
+	r.run_cap = justice_run_cap(120);
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_int_ne(e.verdict, JUSTICE_INFEASIBLE);
+	r.deadline = 219;
+	r.run_cap = justice_run_cap(119);
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_int_eq(e.verdict, JUSTICE_INFEASIBLE);
+	r.deadline = 100;
+	r.run_cap = 0;
 	/* Past the deadline: infeasible whatever the fraction. */
 	r.queued = 100;
 	justice_estimate(h, &p, &r, &e, &err);

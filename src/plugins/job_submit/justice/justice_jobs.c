@@ -368,10 +368,16 @@ static void _learn_one(justice_ctx_t *ctx, job_record_t *job_ptr,
 		       double capacity)
 {
 	double run = difftime(job_ptr->end_time, job_ptr->start_time);
+	double queued = difftime(job_ptr->start_time,
+				 job_ptr->details->submit_time);
 	justice_done_t done = {
 		.requested = _requested(job_ptr),
-		.deadline = difftime(job_ptr->deadline,
-				     job_ptr->details->submit_time),
+		/* The window it had: slurmctld cut it at the whole minutes
+		 * left when it started (the estimate uses the same). */
+		.deadline = fmin(difftime(job_ptr->deadline,
+					  job_ptr->details->submit_time),
+				 queued + _run_cap(job_ptr->deadline,
+						   job_ptr->start_time)),
 		.comp_time = job_ptr->total_cpus * run,
 		.cpus = job_ptr->total_cpus,
 		.success = (job_ptr->job_state & JOB_STATE_BASE) ==
