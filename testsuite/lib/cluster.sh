@@ -59,28 +59,41 @@ hc_test_setup()
 	trap 'exit 130' INT TERM
 }
 
-# hc_pair_setup NAME_A NAME_B: for a test comparing two clusters side by
-# side (tap.sh sourced): skip unless root with our plugins built, make two
-# run directories HC_PAIR_A and HC_PAIR_B, and on exit tear both clusters
-# down and, when every check passed, remove the directories.  Start each
-# with hc_init "$HC_PAIR_A" (or _B) and hc_start.
-hc_pair_setup()
+# hc_group_setup NAME...: for a test comparing clusters side by side
+# (tap.sh sourced): skip unless root with our plugins built, make one run
+# directory per NAME in the array HC_GROUP (same order), and on exit tear
+# every cluster down and, when every check passed, remove the
+# directories.  Start each with hc_init "${HC_GROUP[i]}" and hc_start.
+hc_group_setup()
 {
+	local name
+
 	tap_require_root
 	[ -n "${HORAE_PLUGINDIR:-}" ] ||
 		tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
-	HC_PAIR_A=$(tap_rundir "$1")
-	HC_PAIR_B=$(tap_rundir "$2")
-	trap '_hc_pair_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "$HC_PAIR_A" "$HC_PAIR_B"' EXIT
+	HC_GROUP=()
+	for name in "$@"; do
+		HC_GROUP+=("$(tap_rundir "$name")")
+	done
+	trap '_hc_group_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "${HC_GROUP[@]}"' EXIT
 	trap 'exit 130' INT TERM
 }
 
-_hc_pair_stop()
+_hc_group_stop()
 {
 	local d
-	for d in "$HC_PAIR_A" "$HC_PAIR_B"; do
+	for d in "${HC_GROUP[@]}"; do
 		hc_init "$d" >/dev/null 2>&1 && hc_stop
 	done
+}
+
+# hc_pair_setup NAME_A NAME_B: hc_group_setup for two, as HC_PAIR_A and
+# HC_PAIR_B.
+hc_pair_setup()
+{
+	hc_group_setup "$1" "$2"
+	HC_PAIR_A=${HC_GROUP[0]}
+	HC_PAIR_B=${HC_GROUP[1]}
 }
 
 # hc_init RUNDIR: choose the run directory and the ports; export SLURM_CONF.
@@ -127,7 +140,7 @@ _hc_port_free()
 # ephemeral range, where no outgoing connection can take them meanwhile.
 _hc_pick_ports()
 {
-	local n h slot p ok i eph slots
+	local n h slot p ok i k eph slots
 	n=$(_hc_nodes | wc -l)
 	h=$(printf '%s' "$HC_RUNDIR" | cksum | cut -d' ' -f1)
 	read -r eph _ </proc/sys/net/ipv4/ip_local_port_range
