@@ -19,7 +19,10 @@
 # (multifactor's decay thread "decay", hmrf's recalculation thread
 # "hmrf"); that thread's on-CPU time is sampled from
 # /proc/PID/task/TID/schedstat (nanoseconds) for 150 s, and each burst of
-# work is one recalculation.  Prints figures; asserts nothing.
+# work is one recalculation.  For hmrf, also the part of each
+# recalculation spent under slurmctld's locks (its DebugFlags=Priority
+# log line, at SlurmctldDebug=verbose), the part that can hold up scheduling.  Prints figures;
+# asserts nothing.
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -83,12 +86,12 @@ bursts()
 
 run()
 {
-	local prio=$1 thread=$2 extra=$3 pid tid i t0 rate n med max
+	local prio=$1 thread=$2 extra=$3 debug=${4:-info} pid tid i t0 rate n med max log skip
 	dir=$(mktemp -d /tmp/horae-bench.XXXXXX)
 	hc_init "$dir" || return 1
 	HC_NODES=$(for i in 1 2 3 4 5 6 7 8; do echo "n$i 32 64000"; done) \
 	HC_PRIORITY=$prio HC_SELECT=select/cons_tres HC_JOBSUBMIT=none \
-	HC_ACCOUNTING=1 HC_ACCOUNTS=$(for ((i = 0; i < ACCOUNTS; i++)); do echo "acct$i:$((1 + i % 4))"; done) \
+	HC_DEBUG=$debug HC_ACCOUNTING=1 HC_ACCOUNTS=$(for ((i = 0; i < ACCOUNTS; i++)); do echo "acct$i:$((1 + i % 4))"; done) \
 	HC_EXTRA_CONF=$'PartitionName=hold Nodes=ALL State=DOWN\nSchedulerType=sched/builtin\nMaxJobCount=200000\n'"$extra" \
 	HC_HMRF_CONF=$'Period=60s\nWindow=sliding:7d' \
 		hc_start >/dev/null 2>&1 || { echo "cluster for $prio did not start" >&2; return 1; }
@@ -104,9 +107,18 @@ run()
 			"no thread named $thread"
 	else
 		echo "  $prio: sampling thread $tid for ${WINDOW} s" >&2
+		log=$HC_RUNDIR/log/slurmctld.log
+		skip=$(wc -l <"$log")
 		read -r n med max < <(sample "$pid" "$tid" "$WINDOW" | bursts)
 		MEDIAN[$prio]=$med
 		printf '%-22s %10s %8s %14s %12s\n' "$prio" "$rate" "$n" "$med" "$max"
+		# hmrf says how long each recalculation held slurmctld's locks
+		# (DebugFlags=Priority); the rest of its burst saves the state
+		# and publishes sfair's views with no lock held.
+		tail -n +"$((skip + 1))" "$log" |
+			sed -n 's/.*recalculation took usec=\([0-9]*\).*/\1/p' |
+			sort -n | awk '{ v[++k] = $1 } END {
+				if (k) printf "  of which under slurmctld'"'"'s job and association locks: median %.1f ms, max %.1f ms (%d recalculations)\n", v[int((k + 1) / 2)] / 1e3, v[k] / 1e3, k }'
 	fi
 	hc_stop
 	rm -rf "$dir"
@@ -116,7 +128,7 @@ run()
 echo "$JOBS pending jobs of $ACCOUNTS accounts: submissions/s, and CPU ms per full recalculation"
 printf '%-22s %10s %8s %14s %12s\n' plugin submit/s cycles median_ms max_ms
 declare -A MEDIAN
-run priority/hmrf hmrf ""
+run priority/hmrf hmrf $'DebugFlags=Priority' verbose
 run priority/multifactor decay $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000'
 awk -v h="${MEDIAN[priority/hmrf]:-0}" -v m="${MEDIAN[priority/multifactor]:-0}" \
 	'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/multifactor per recalculation (median CPU): %.2f\n", h / m }'

@@ -111,10 +111,10 @@ static void _recalc_once(void)
 	char *path, *shares_path;
 	DEF_TIMERS;
 
-	START_TIMER;
 	lock_slurmctld(locks);
 	assoc_mgr_lock(&alocks);
 	slurm_mutex_lock(&mutex);
+	START_TIMER; /* the time the locks are held, not waited for */
 	hmrf_recalc(ctx, time(NULL));
 	snap = hmrf_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
