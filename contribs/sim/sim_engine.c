@@ -364,6 +364,11 @@ static void _finish(sim_t *s, int j, sim_job_status_t st)
 			.comp_time = jr->cpu_time,
 			.cpus = jr->tasks * job->demand.v[s->cpu],
 			.success = jr->met,
+			/* What Justice allotted it, as the plugin learns
+			 * (justice_history.h); it runs to its end here. */
+			.allotted = js->est.verdict == JUSTICE_FEASIBLE ?
+					    js->est.req_cpus :
+					    0,
 		};
 
 		justice_history_track(s->hist, &d, s->total_cpus, NULL);

@@ -85,6 +85,18 @@ static void _rescan(justice_history_t *h)
 		h->min = h->max = 0;
 }
 
+/* minReqRate; a job cut short needed at least what its limit claimed. */
+static double _rate(const justice_done_t *job, double max_cpus)
+{
+	double per_window = job->deadline * max_cpus;
+
+	if (!job->cut)
+		return job->comp_time / per_window;
+	if (!(job->claim > 0))
+		return 1;
+	return fmin(1, fmax(job->comp_time, job->claim) / per_window);
+}
+
 int justice_history_track(justice_history_t *h, const justice_done_t *job,
 			  double capacity, horae_err_t *err)
 {
@@ -96,12 +108,14 @@ int justice_history_track(justice_history_t *h, const justice_done_t *job,
 	    !(job->requested > 0) || !isfinite(job->requested) ||
 	    !(capacity > 0) || !isfinite(capacity) ||
 	    !(job->comp_time >= 0) || !isfinite(job->comp_time) ||
-	    !(job->cpus >= 0) || !isfinite(job->cpus))
+	    !(job->cpus >= 0) || !isfinite(job->cpus) ||
+	    !(job->allotted >= 0) || !isfinite(job->allotted) ||
+	    !(job->claim >= 0) || !isfinite(job->claim))
 		return err_set(err, -EINVAL,
-			       "justice history: a finished job needs a deadline window, size and capacity > 0 and finite CPU time and CPUs >= 0");
+			       "justice history: a finished job needs a deadline window, size and capacity > 0 and finite CPU time, CPUs, allotment and claim >= 0");
 	max_cpus = fmin(job->requested, capacity);
-	rate = job->comp_time / job->deadline / max_cpus;
-	last = job->cpus / max_cpus;
+	rate = _rate(job, max_cpus);
+	last = (job->allotted > 0 ? job->allotted : job->cpus) / max_cpus;
 	e = rate - last;
 	if (h->n == h->length) {
 		old_rate = h->rate[h->head];

@@ -7,8 +7,24 @@
  *                                           in time over its window
  *   maxCPUs      = min(requested, capacity)
  *   minReqRate   = deadlineCPUs / maxCPUs   the fraction it needed
- *   LastCPUFrac  = CPUs it got / maxCPUs,  LastSuccess = met its deadline
+ *   LastCPUFrac  = CPUs Justice allotted it / maxCPUs,
+ *   LastSuccess  = met its deadline
  *   error        = minReqRate - LastCPUFrac
+ * In the paper Justice allots every job its CPUs, so LastCPUFrac is both
+ * what it got and what Justice estimated.  A batch system runs a job of
+ * fixed size at the size it asked for: there `allotted` is Justice's
+ * estimate (reqCPUs), so that the error list measures Justice's estimates
+ * and not the sizes users chose (with 1, every rigid job would pull the
+ * correction down by 1 - minReqRate).
+ *
+ * A job cut short (ended by a time limit or killed at its deadline before
+ * its work was done; in the paper such a job runs to its end) ran less
+ * than it needed: its compTime is taken as the larger of what it ran and
+ * what its time limit claimed (`claim`, CPUs x limit), at most all of its
+ * CPUs over the window (minReqRate <= 1, the paper's bound); with no
+ * claim, minReqRate = 1.  Learnt from what it ran, a miss would look like
+ * a job that needed less than it got and make Justice bolder after every
+ * miss, the opposite of what the paper's correction is for.
  * MinCPUFrac and MaxCPUFrac are the least and largest minReqRate.  Only the
  * last `length` jobs are kept (the paper keeps all): the minimum, maximum
  * and the error average are over those.  The error list is averaged with
@@ -38,6 +54,9 @@ typedef struct justice_done {
 	double comp_time; /* CPU x s it ran */
 	double cpus;	  /* CPUs it was given */
 	bool success;	  /* ended by its deadline */
+	double allotted;  /* CPUs Justice allotted (its reqCPUs); 0: cpus */
+	bool cut;	  /* ended before its work was done */
+	double claim;	  /* cut: CPU x s its time limit claimed; 0: unknown */
 } justice_done_t;
 
 typedef struct justice_history justice_history_t;

@@ -18,9 +18,9 @@
  * error -0.8.  C: asked 10, given 5, ran 900 CPU-s (180 s) against a
  * 100-s window and missed: it needed 9 of 10, rate 0.9, last 0.5, error
  * 0.4. */
-static const justice_done_t A = { 10, 100, 500, 10, true };
-static const justice_done_t B = { 20, 200, 800, 20, true };
-static const justice_done_t C = { 10, 100, 900, 5, false };
+static const justice_done_t A = { 10, 100, 500, 10, true, 0, false, 0 };
+static const justice_done_t B = { 20, 200, 800, 20, true, 0, false, 0 };
+static const justice_done_t C = { 10, 100, 900, 5, false, 0, false, 0 };
 
 START_TEST(test_track)
 {
@@ -56,6 +56,63 @@ START_TEST(test_track)
 }
 END_TEST
 
+/* A rigid job Justice estimated at 4 of its 10 CPUs runs on all 10:
+ * LastCPUFrac and the error are against the 4 (0.5 - 0.4), not the 10. */
+START_TEST(test_allotted)
+{
+	horae_err_t err;
+	justice_history_t *h =
+		justice_history_create(10, JUSTICE_SMOOTH_EQUAL, 0, &err);
+	justice_done_t a = A;
+
+	a.allotted = 4;
+	ck_assert_int_eq(justice_history_track(h, &a, 100, &err), 0);
+	ck_assert_double_eq_tol(justice_history_min(h), 0.5, 1e-12);
+	ck_assert_double_eq_tol(justice_history_last(h), 0.4, 1e-12);
+	ck_assert_double_eq_tol(justice_history_correction(h), 0.1, 1e-12);
+	justice_history_destroy(&h);
+}
+END_TEST
+
+/*
+ * Cut short: 5 of 10 CPUs for the 60 s it had of a 100-s window (300
+ * CPU-s) while its limit claimed 5 CPUs for 120 s (600): rate 0.6, not
+ * 0.3, so the error (0.6 - 0.5) says it needed more than it got.  A claim
+ * beyond the window counts as all of its CPUs (1); no claim, 1 too; a cut
+ * job that ran more than it claimed counts what it ran.
+ */
+START_TEST(test_cut)
+{
+	horae_err_t err;
+	justice_history_t *h =
+		justice_history_create(10, JUSTICE_SMOOTH_EQUAL, 0, &err);
+	justice_done_t c = { .requested = 10, .deadline = 100,
+			     .comp_time = 300, .cpus = 5, .success = false,
+			     .cut = true, .claim = 600 };
+
+	ck_assert_int_eq(justice_history_track(h, &c, 100, &err), 0);
+	ck_assert_double_eq_tol(justice_history_max(h), 0.6, 1e-12);
+	ck_assert_double_eq_tol(justice_history_correction(h), 0.1, 1e-12);
+	c.claim = 5000;
+	ck_assert_int_eq(justice_history_track(h, &c, 100, &err), 0);
+	ck_assert_double_eq_tol(justice_history_max(h), 1, 1e-12);
+	c.claim = 0;
+	ck_assert_int_eq(justice_history_track(h, &c, 100, &err), 0);
+	ck_assert_double_eq_tol(justice_history_correction(h),
+				(0.1 + 0.5 + 0.5) / 3, 1e-12);
+	c.claim = 200;
+	ck_assert_int_eq(justice_history_track(h, &c, 100, &err), 0);
+	ck_assert_double_eq_tol(justice_history_min(h), 0.3, 1e-12);
+	/* Not cut: what it ran, whatever it claimed. */
+	c.cut = false;
+	c.claim = 600;
+	c.comp_time = 100;
+	ck_assert_int_eq(justice_history_track(h, &c, 100, &err), 0);
+	ck_assert_double_eq_tol(justice_history_min(h), 0.1, 1e-12);
+	justice_history_destroy(&h);
+}
+END_TEST
+
 START_TEST(test_exp_smoothing)
 {
 	horae_err_t err;
@@ -85,7 +142,7 @@ START_TEST(test_bounded)
 	horae_err_t err;
 	justice_history_t *h =
 		justice_history_create(2, JUSTICE_SMOOTH_EQUAL, 0, &err);
-	justice_done_t D = { 10, 100, 600, 10, true }; /* rate 0.6, err -0.4 */
+	justice_done_t D = { 10, 100, 600, 10, true, 0, false, 0 }; /* rate 0.6, err -0.4 */
 
 	justice_history_track(h, &A, 100, &err);
 	justice_history_track(h, &B, 100, &err);
@@ -116,6 +173,13 @@ START_TEST(test_bad_input)
 	ck_assert_int_eq(justice_history_track(h, &bad, 100, &err), -EINVAL);
 	ck_assert_int_eq(justice_history_track(h, &A, 0, &err), -EINVAL);
 	ck_assert(strstr(err.text, "capacity > 0"));
+	bad = A;
+	bad.allotted = -1;
+	ck_assert_int_eq(justice_history_track(h, &bad, 100, &err), -EINVAL);
+	bad = A;
+	bad.claim = INFINITY;
+	ck_assert_int_eq(justice_history_track(h, &bad, 100, &err), -EINVAL);
+	ck_assert(strstr(err.text, "allotment and claim"));
 	ck_assert_int_eq(justice_history_count(h), 0);
 	justice_history_destroy(&h);
 }
@@ -185,6 +249,8 @@ int main(void)
 	TCase *tc = tcase_create("justice_history");
 
 	tcase_add_test(tc, test_track);
+	tcase_add_test(tc, test_allotted);
+	tcase_add_test(tc, test_cut);
 	tcase_add_test(tc, test_exp_smoothing);
 	tcase_add_test(tc, test_bounded);
 	tcase_add_test(tc, test_bad_input);
