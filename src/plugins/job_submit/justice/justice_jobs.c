@@ -181,16 +181,27 @@ static void _size(job_desc_msg_t *d, const shape_t *s, double req_cpus)
  * the waiting job again: "justice: up to M CPUs (A-B nodes of P); ...". */
 #define RANGE " CPUs (%u-%u nodes of %lf)"
 #define SIZED "sized to "
+/* What Justice allotted, the last figure of these in the note. */
+#define NEEDS "needs "
+#define FOR " nodes for "
+/* The time limit the job was submitted with (slurmctld cuts it to the
+ * minutes left to the deadline when the job starts): the note's tail.
+ * Learning from a job cut short takes it as what the job claimed. */
+#define LIMIT "; limit "
 
 static void _note(job_desc_msg_t *d, double max_cpus, const shape_t *s,
 		  const char *what)
 {
-	char *note = s->elastic ? xstrdup_printf(UPTO "%.0f CPUs (%u-%u nodes of %.0f); %s",
-						 max_cpus, s->min_nodes,
-						 s->max_nodes, s->per_node,
-						 what) :
-				  xstrdup_printf(UPTO "%.0f CPUs; %s",
-						 max_cpus, what);
+	char lim[32] = "";
+	char *note;
+
+	if (d->time_limit != NO_VAL && d->time_limit != INFINITE)
+		snprintf(lim, sizeof(lim), LIMIT "%u min", d->time_limit);
+	note = s->elastic ? xstrdup_printf(UPTO "%.0f CPUs (%u-%u nodes of %.0f); %s%s",
+					   max_cpus, s->min_nodes, s->max_nodes,
+					   s->per_node, what, lim) :
+			    xstrdup_printf(UPTO "%.0f CPUs; %s%s", max_cpus,
+					   what, lim);
 
 	if (d->admin_comment) {
 		xstrfmtcat(d->admin_comment, "; %s", note);
@@ -364,12 +375,39 @@ static double _requested(const job_record_t *job_ptr)
 	return fmax(v, job_ptr->total_cpus);
 }
 
+/* A number Justice's note gives after the last `key` in it, or 0. */
+static double _noted(const job_record_t *job_ptr, const char *key)
+{
+	const char *c = job_ptr->admin_comment ?
+				strstr(job_ptr->admin_comment, UPTO) : NULL;
+	const char *at = NULL;
+	double v;
+
+	while (c && (c = strstr(c, key)))
+		at = c++;
+	if (at && sscanf(at + strlen(key), "%lf", &v) == 1 && v > 0 &&
+	    isfinite(v))
+		return v;
+	return 0;
+}
+
+/* The CPUs Justice allotted the job (TRACK_JOB's numCPUsAllocd): the
+ * reqCPUs it noted at admission or when it last sized it; 0 when it
+ * noted none (admitted while learning). */
+static double _allotted(const job_record_t *job_ptr)
+{
+	double sized = _noted(job_ptr, FOR);
+
+	return sized > 0 ? sized : _noted(job_ptr, NEEDS);
+}
+
 static void _learn_one(justice_ctx_t *ctx, job_record_t *job_ptr,
 		       double capacity)
 {
 	double run = difftime(job_ptr->end_time, job_ptr->start_time);
 	double queued = difftime(job_ptr->start_time,
 				 job_ptr->details->submit_time);
+	uint32_t base = job_ptr->job_state & JOB_STATE_BASE;
 	justice_done_t done = {
 		.requested = _requested(job_ptr),
 		/* The window it had: slurmctld cut it at the whole minutes
@@ -380,9 +418,13 @@ static void _learn_one(justice_ctx_t *ctx, job_record_t *job_ptr,
 						   job_ptr->start_time)),
 		.comp_time = job_ptr->total_cpus * run,
 		.cpus = job_ptr->total_cpus,
-		.success = (job_ptr->job_state & JOB_STATE_BASE) ==
-				   JOB_COMPLETE &&
+		.allotted = _allotted(job_ptr),
+		.success = base == JOB_COMPLETE &&
 			   job_ptr->end_time <= job_ptr->deadline,
+		/* Ended by its limit (slurmctld's cut to the deadline) or
+		 * killed past the deadline: its work was not done. */
+		.cut = base == JOB_TIMEOUT || base == JOB_DEADLINE,
+		.claim = job_ptr->total_cpus * 60 * _noted(job_ptr, LIMIT),
 	};
 	horae_err_t err;
 
@@ -464,7 +506,7 @@ static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 	struct job_details *d = job_ptr->details;
 	const char *c = job_ptr->admin_comment ?
 				strstr(job_ptr->admin_comment, UPTO) : NULL;
-	const char *sized = c ? strstr(c, SIZED) : NULL;
+	const char *sized = c ? strstr(c, SIZED) : NULL, *lim;
 	uint32_t lo, hi, n, was = d->min_nodes, to = 0;
 	double max_cpus, per_node;
 	char *note;
@@ -482,6 +524,12 @@ static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 	n = (uint32_t)justice_size(e->req_cpus, per_node, lo, hi);
 	if (n == d->min_nodes && n == d->max_nodes)
 		return;
+	/* Never smaller than Justice sized it before: a job sized down from
+	 * 2 nodes to 1 was seen to get every CPU of its one node while its
+	 * batch script saw the tasks of one node (Slurm 22.05, cause not
+	 * found); a size the job kept is one it was once estimated to need. */
+	if (to && n < to)
+		return;
 	d->min_nodes = d->max_nodes = n;
 	if (d->min_cpus)
 		d->min_cpus = (uint32_t)(n * per_node);
@@ -490,10 +538,11 @@ static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 	job_set_req_tres(job_ptr, false);
 	/* Justice's note is the comment's last part (_note()); what an
 	 * admin wrote before it stays. */
+	lim = strstr(c, LIMIT);
 	note = xstrndup(job_ptr->admin_comment, c - job_ptr->admin_comment);
-	xstrfmtcat(note, UPTO "%.0f CPUs (%u-%u nodes of %.0f); " SIZED "%u nodes for %.0f CPUs, %ld s after submission",
+	xstrfmtcat(note, UPTO "%.0f CPUs (%u-%u nodes of %.0f); " SIZED "%u" FOR "%.0f CPUs, %ld s after submission%s",
 		   max_cpus, lo, hi, per_node, n, e->req_cpus,
-		   (long)difftime(now, d->submit_time));
+		   (long)difftime(now, d->submit_time), lim ? lim : "");
 	xfree(job_ptr->admin_comment);
 	job_ptr->admin_comment = note;
 	last_job_update = now;
