@@ -20,36 +20,63 @@
 # (Justice refuses those at submission, "Slurm would cancel it"), and
 # caps a starting job's limit at the whole minutes left.
 #
+# Cluster J first learns from a training stream of its own (T0031_TRAIN
+# jobs, default 30, seed + 1000, fed to J alone and drained), as a Justice
+# in service has a history: with Bootstrap=5 and 40 jobs, an untrained J
+# admitted some 30 of the 40 while still learning, so the comparison
+# measured hardly any of Justice's estimates (this session's learning
+# changes left an untrained run's figures unchanged to the CPU-second).
+#
 # Printed for each stream and for all: SDR (jobs that completed by their
 # deadline / all submitted) and WTR (CPU time of jobs that ran and missed
-# / CPU time of all that ran), from the job records, and each job's fate
-# on both.  The issue expects Justice to meet more deadlines and waste
-# less than stock; both comparisons are TAP TODO (printed, not asserted),
-# as neither holds on every run.  Measured (one stream at a time before
-# 2026-11-23 evening; J vs S, SDR / WTR): seed 7 0.400/0.073 vs
-# 0.375/0.134, 0.350/0.082 vs 0.325/0.148, 0.375/0.080 vs 0.325/0.148;
-# seed 11 0.275/0.251 vs 0.250/0.294, 0.225/0.384 vs 0.250/0.238,
-# 0.250/0.310 vs 0.250/0.238; seed 13 0.275/0.414 vs 0.300/0.347,
-# 0.275/0.321 vs 0.275/0.355.  Seeds 7 and 11 together (this form): 25
-# vs 23 of 80 met, WTR 0.196 vs 0.191.  What the job-by-job lines show:
-# stock Slurm is an informed baseline here (the limits it checks
-# deadlines against are within a minute of the true run times), so both
-# lose the same jobs to limits longer than their windows; most of the
-# waste, on both, is elastic jobs run on one node (2R s) that the
-# whole-minute cut ends (a 66-s run with 90 s left gets 60 s); Justice
-# sizes an elastic job to one node whenever its one fraction for all
-# jobs is at most 0.5, which the third of jobs with a deadline under 2R
-# cannot meet.  Learning from that within the paper's algorithm is the
-# open part of the issue.
+# / CPU time of all that ran), from the job records, what J had learnt
+# (sfair -D) and each job's fate on both.  The issue expects Justice to
+# meet more deadlines and waste less than stock; both comparisons are TAP
+# TODO (printed, not asserted), as neither holds on every stream.
+# Measured with training (2026-11-24; J vs S, SDR / WTR): seed 7 0.350 /
+# 0.159 vs 0.300 / 0.167, seed 11 0.225 / 0.432 vs 0.250 / 0.236; then,
+# with a waiting job never sized down (two jobs sized down had run 2
+# tasks on 4 CPUs), seed 7 0.400 / 0.082 vs 0.300 / 0.166, seed 11 0.225
+# / 0.389 vs 0.250 / 0.238: both streams 25 vs 22 of 80 met, WTR 0.233 vs
+# 0.202.  Why, job by job:
+# all of J's waste on seed 11 is elastic jobs Justice sized to one node
+# (2R s) that slurmctld's whole-minute cut ends at 60 s.  Past that cut
+# nearly every job here has 60 s (windows under 60 s are refused, as
+# Slurm itself would; few reach 120), so an elastic job needs R / 60 of
+# its CPUs, spread evenly over 0.33-0.67, while the paper's one fraction
+# for all jobs sits near 0.5: it sizes about half of them too small, and
+# these jobs, perfectly parallel, lose nothing to stock's greedy node
+# range, which gives them both nodes whenever two are free.  Rigid jobs
+# cannot lose to the cut (R < 60 s), so stock, whose careful time limits
+# are within a minute of the truth, admits as well as an oracle would.
+# Meeting the issue on such a stream needs more than the paper's
+# single fraction (what a job says of itself: its limits, its kind), or a
+# stream where sizing pays (jobs that do not scale perfectly).
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
 . "$HERE/lib/cluster.sh"
 
 JOBS=${T0031_JOBS:-40}
+TRAIN=${T0031_TRAIN:-30}
 GAP=${T0031_GAP:-2}
 read -ra SEEDS <<<"${T0031_SEEDS:-${T0031_SEED:-7 11}}"
 NODES=$'n1 4 4000\nn2 4 4000\nn3 4 4000\nn4 4 4000'
+
+# stream SEED N: N jobs, "id kind cpus R m" per line.
+stream()
+{
+	awk -v n="$2" -v seed="$1" 'BEGIN {
+		srand(seed)
+		for (i = 1; i <= n; i++) {
+			kind = rand() < 0.5 ? "rigid" : "elastic"
+			c = rand() < 0.5 ? 2 : 4
+			R = 20 + int(rand() * 21)
+			m = 1.5 + rand() * 1.5
+			printf "%d %s %d %d %.2f\n", i, kind, (kind == "rigid" ? c : 4), R, m
+		}
+	}'
+}
 
 # Stream k (seed SEEDS[k]): cluster J at HC_GROUP[2k], S at HC_GROUP[2k+1].
 names=()
@@ -71,17 +98,8 @@ for ((k = 0; k < ${#SEEDS[@]}; k++)); do
 	tap_ok "stream $seed, cluster S: stock multifactor, cons_tres, no job_submit plugin" $? || tap_done
 	CONF[2*k+1]=$HC_CONF
 
-	# The stream: "id kind cpus R m" per line.
-	awk -v n="$JOBS" -v seed="$seed" 'BEGIN {
-		srand(seed)
-		for (i = 1; i <= n; i++) {
-			kind = rand() < 0.5 ? "rigid" : "elastic"
-			c = rand() < 0.5 ? 2 : 4
-			R = 20 + int(rand() * 21)
-			m = 1.5 + rand() * 1.5
-			printf "%d %s %d %d %.2f\n", i, kind, (kind == "rigid" ? c : 4), R, m
-		}
-	}' >"$dj/stream"
+	stream "$seed" "$JOBS" >"$dj/stream"
+	stream $((seed + 1000)) "$TRAIN" >"$dj/train"
 	# $1: CPU-seconds of work; runs on the CPUs it was given.
 	printf '%s\n' '#!/bin/bash' 'cpus=${SLURM_NTASKS:-1}' \
 		'sleep $(awk -v w="$1" -v c="$cpus" '\''BEGIN { printf "%.2f", w / c }'\'')' \
@@ -99,12 +117,14 @@ submit()
 	echo "${id:--}"
 }
 
-# feed K: stream K to its clusters J and S, each job to both at once.
+# feed K [train]: stream K to its clusters J and S, each job to both at
+# once; with "train", K's training stream to J alone.
 feed()
 {
 	local dj=${HC_GROUP[2 * $1]} ds=${HC_GROUP[2 * $1 + 1]}
 	local cj=${CONF[2 * $1]} cs=${CONF[2 * $1 + 1]}
-	local i kind cpus R m dl lim tmin now args
+	local i kind cpus R m dl lim tmin now args in=stream
+	[ "${2:-}" = train ] && in=train
 	while read -r i kind cpus R m; do
 		dl=$(awk -v r="$R" -v m="$m" 'BEGIN { printf "%d", r * m }')
 		if [ "$kind" = rigid ]; then
@@ -117,11 +137,54 @@ feed()
 			      "--deadline=now+$dl" ./job.sh $((4 * R)))
 		fi
 		now=$(date +%s)
-		echo "$i $kind $cpus $R $((now + dl)) $(submit "$dj" "$cj" "${args[@]}")" >>"$dj/jobs"
-		echo "$i $kind $cpus $R $((now + dl)) $(submit "$ds" "$cs" "${args[@]}")" >>"$ds/jobs"
+		if [ "$in" = train ]; then
+			submit "$dj" "$cj" "${args[@]}" >/dev/null
+		else
+			echo "$i $kind $cpus $R $((now + dl)) $(submit "$dj" "$cj" "${args[@]}")" >>"$dj/jobs"
+			echo "$i $kind $cpus $R $((now + dl)) $(submit "$ds" "$cs" "${args[@]}")" >>"$ds/jobs"
+		fi
 		sleep "$GAP"
-	done <"$dj/stream"
+	done <"$dj/$in"
 }
+
+# drained CONF...: wait (up to 10 min) until every queue is empty.
+drained()
+{
+	local c busy
+	for _ in $(seq 600); do
+		busy=
+		for c in "$@"; do
+			[ -n "$(SLURM_CONF=$c squeue -h -o %i 2>/dev/null)" ] && { busy=1; break; }
+		done
+		[ -z "$busy" ] && return 0
+		sleep 1
+	done
+	return 1
+}
+
+# learnt CONF: what Justice has learnt, as sfair -D says it.
+learnt() { SLURM_CONF=$1 "$HORAE_BINDIR/sfair" -D -P -n 2>&1 | tr '\n' ' '; }
+
+# Training: each J learns from its own stream first, as a Justice in
+# service has, and is then judged with what it learnt.
+if [ "$TRAIN" -gt 0 ]; then
+	t0=$(date +%s)
+	pids=()
+	for ((k = 0; k < ${#SEEDS[@]}; k++)); do
+		feed "$k" train &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	jconf=()
+	for ((k = 0; k < ${#SEEDS[@]}; k++)); do
+		jconf+=("${CONF[2 * k]}")
+	done
+	drained "${jconf[@]}"
+	tap_ok "each J trained on a stream of $TRAIN jobs of its own ($(( $(date +%s) - t0 )) s)" $?
+	for ((k = 0; k < ${#SEEDS[@]}; k++)); do
+		tap_diag "stream ${SEEDS[k]}, J after training: $(learnt "${CONF[2 * k]}")"
+	done
+fi
 
 t0=$(date +%s)
 pids=()
@@ -137,16 +200,8 @@ done
 tap_ok "${#SEEDS[@]} streams of $JOBS jobs (seeds ${SEEDS[*]}), each job to its J and S at once ($(( $(date +%s) - t0 )) s)" \
 	"$([ "$fed" = "${#HC_GROUP[@]}" ]; echo $?)" "$fed of ${#HC_GROUP[@]} clusters got the whole stream"
 
-# Wait until every queue is empty.
-for _ in $(seq 600); do
-	busy=
-	for c in "${CONF[@]}"; do
-		[ -n "$(SLURM_CONF=$c squeue -h -o %i 2>/dev/null)" ] && { busy=1; break; }
-	done
-	[ -z "$busy" ] && break
-	sleep 1
-done
-tap_ok "every queue drained" "$([ -z "$busy" ]; echo $?)"
+drained "${CONF[@]}"
+tap_ok "every queue drained" $?
 
 # outcome DIR CONF: "i state CPUs start end deadline" per job, from the
 # job records.
@@ -215,6 +270,7 @@ for ((k = 0; k < ${#SEEDS[@]}; k++)); do
 		s=$(side "$ds/outcome" | awk -v i="$i" '$1 == i { $1 = ""; print }')
 		tap_diag "$(printf '%2d %-7s %d R %2d window %3d: J%-28s S%s' "$i" "$kind" "$cpus" "$R" "$w" "$j" "$s")"
 	done <"$dj/stream"
+	tap_diag "stream ${SEEDS[k]}, J at the end: $(learnt "${CONF[2 * k]}")"
 	tap_diag "stream ${SEEDS[k]}: justice $(tally "$dj/outcome" | ratios); $(states "$dj/outcome")"
 	tap_diag "stream ${SEEDS[k]}: stock   $(tally "$ds/outcome" | ratios); $(states "$ds/outcome")"
 	echo "t0031: seed ${SEEDS[k]}: justice $(tally "$dj/outcome" | ratios); stock $(tally "$ds/outcome" | ratios)" >&2

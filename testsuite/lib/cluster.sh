@@ -30,6 +30,8 @@
 #   HC_ACCOUNTS     with HC_ACCOUNTING, the accounts to create with
 #                   sacctmgr: "name:fairshare ..." (user root joins each)
 #   HC_DEBUG        SlurmctldDebug (default: info)
+#   HC_KEEP         1: keep a test's run directories (logs, state) even
+#                   when every check passed
 #
 # Every daemon is started in its own session and its PID recorded under
 # $HC_RUNDIR/pids; hc_stop stops those PIDs, then any process that still
@@ -44,6 +46,9 @@ HC_STOCK_PLUGINDIR=${HC_STOCK_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
 
 hc_log() { echo "# cluster: $*" >&2; }
 
+# A test's run directories go when every check passed, unless HC_KEEP=1.
+_hc_may_remove() { [ "$TAP_FAILED" = 0 ] && [ "${HC_KEEP:-0}" != 1 ]; }
+
 # hc_test_setup NAME: for an integration test with one cluster (tap.sh
 # sourced): skip unless root with our plugins built, make a run directory
 # HC_TEST_DIR, and on exit tear the cluster down and, when every check
@@ -55,7 +60,7 @@ hc_test_setup()
 		tap_skip_all "HORAE_PLUGINDIR not set (run through make check)"
 	HC_TEST_DIR=$(tap_rundir "$1")
 	hc_init "$HC_TEST_DIR" || exit 1
-	trap 'hc_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "$HC_TEST_DIR"' EXIT
+	trap 'hc_stop; _hc_may_remove && rm -rf "$HC_TEST_DIR"' EXIT
 	trap 'exit 130' INT TERM
 }
 
@@ -75,7 +80,7 @@ hc_group_setup()
 	for name in "$@"; do
 		HC_GROUP+=("$(tap_rundir "$name")")
 	done
-	trap '_hc_group_stop; [ "$TAP_FAILED" = 0 ] && rm -rf "${HC_GROUP[@]}"' EXIT
+	trap '_hc_group_stop; _hc_may_remove && rm -rf "${HC_GROUP[@]}"' EXIT
 	trap 'exit 130' INT TERM
 }
 
