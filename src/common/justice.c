@@ -87,9 +87,10 @@ int justice_estimate(const justice_history_t *h, const justice_params_t *p,
 	    !(r->requested > 0) || !isfinite(r->requested) ||
 	    !(p->capacity > 0) || !isfinite(p->capacity) ||
 	    !(r->queued >= 0) || !isfinite(r->queued) ||
-	    !(r->run_cap >= 0) || !isfinite(r->run_cap))
+	    !(r->run_cap >= 0) || !isfinite(r->run_cap) ||
+	    !(r->claim >= 0) || !isfinite(r->claim))
 		return err_set(err, -EINVAL,
-			       "justice: a job needs a deadline window and size > 0, a queue time and run cap >= 0 and a cluster of > 0 CPUs");
+			       "justice: a job needs a deadline window and size > 0, a queue time, run cap and claim >= 0 and a cluster of > 0 CPUs");
 	e.max_cpus = fmin(r->requested, p->capacity);
 	e.req_cpus = e.max_cpus;
 	e.ttd = r->deadline - r->queued;
@@ -139,6 +140,11 @@ int justice_estimate(const justice_history_t *h, const justice_params_t *p,
 	}
 	if (e.verdict != JUSTICE_INFEASIBLE && e.ttd > 0)
 		e.priority = e.req_cpus / e.ttd;
+	e.size_cpus = e.req_cpus;
+	if (e.verdict != JUSTICE_INFEASIBLE && r->claim > 0 && e.ttd > 0)
+		e.size_cpus = fmax(e.req_cpus,
+				   fmin(e.max_cpus,
+					ceil(r->claim / e.ttd - 1e-9)));
 	*out = e;
 	return 0;
 }

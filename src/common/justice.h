@@ -19,6 +19,13 @@
  * evaluation: jobs with few CPUs and much time to their deadline first,
  * i.e. the smallest value first (justice_order).
  *
+ * A job with a size range is sized for size_cpus, not fewer CPUs than its
+ * own time limit claims in the time it has (claim / TTD): the estimate is
+ * one fraction for all jobs, and a range sized below what the job itself
+ * says it may need is cut at its deadline with its work undone (the
+ * claim only ever adds CPUs, within the range; admission and priority
+ * stay the estimate's).
+ *
  * Baselines: baseline-fs knows nothing of deadlines (every job feasible,
  * reqCPUs = maxCPUs); reactive-fs admits every job and kills one once its
  * deadline has passed; oracle knows each job's exact need (the caller
@@ -60,6 +67,10 @@ typedef struct justice_request {
 	 * scheduler cuts it short of its deadline (Slurm: the whole minutes
 	 * left); 0: until the deadline. */
 	double run_cap;
+	/* A job with a size range: the CPU x s its own time limit claims at
+	 * the bottom of the range (the limit x its CPUs there: Slurm may
+	 * start it so and ends it at its limit); 0: none. */
+	double claim;
 } justice_request_t;
 
 typedef enum justice_verdict {
@@ -75,6 +86,9 @@ typedef struct justice_estimate {
 	double req_cpus;      /* reqCPUs */
 	double ttd;	      /* D - q */
 	double priority;      /* reqCPUs / TTD (0 when infeasible) */
+	/* The CPUs to size a range for: reqCPUs, or more when the claim
+	 * spread over the time the job has needs more, at most max_cpus. */
+	double size_cpus;
 	/* Infeasible: what would be feasible. */
 	double cpus_needed;   /* reqCPUs it would need (may exceed max_cpus) */
 	double deadline_ok;   /* earliest window D' it could meet; INFINITY

@@ -180,7 +180,7 @@ START_TEST(test_infeasible)
 	ck_assert_int_eq(e.verdict, JUSTICE_INFEASIBLE);
 	r.queued = -1;
 	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), -EINVAL);
-	ck_assert(strstr(err.text, "queue time and run cap >= 0"));
+	ck_assert(strstr(err.text, "queue time, run cap and claim >= 0"));
 	justice_history_destroy(&h);
 }
 END_TEST
@@ -275,6 +275,59 @@ START_TEST(test_size)
 }
 END_TEST
 
+/*
+ * The claim: history(2) estimates 2 of 10 CPUs.  A range whose limit
+ * claims 2 CPUs x 300 s at its bottom, with 100 s to run, needs 6: sized
+ * for 6, admitted and ranked as 2; a claim of 1,000 CPU-s asks for 10, the
+ * most it may use; a small claim, or none, leaves the estimate.  While
+ * learning, the whole range; infeasible, the estimate.
+ */
+START_TEST(test_claim)
+{
+	justice_history_t *h = _history(2);
+	justice_params_t p = { .capacity = 100 };
+	justice_request_t r = { .requested = 10, .deadline = 100,
+				.claim = 600 };
+	justice_estimate_t e;
+	horae_err_t err;
+
+	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), 0);
+	ck_assert_int_eq(e.verdict, JUSTICE_FEASIBLE);
+	ck_assert_double_eq(e.req_cpus, 2);
+	ck_assert_double_eq(e.size_cpus, 6);
+	ck_assert_double_eq_tol(e.priority, 2.0 / 100, 1e-12);
+	r.claim = 1000;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq(e.size_cpus, 10);
+	r.claim = 5000;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq(e.size_cpus, 10);
+	r.claim = 100;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq(e.size_cpus, 2);
+	r.claim = 0;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq(e.size_cpus, 2);
+	/* The time it has is what the claim is spread over: 60 s left of
+	 * the window after 40 s queued, 600 / 60 = 10. */
+	r.claim = 600;
+	r.queued = 40;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_double_eq(e.size_cpus, 10);
+	r.claim = -1;
+	ck_assert_int_eq(justice_estimate(h, &p, &r, &e, &err), -EINVAL);
+	ck_assert(strstr(err.text, "claim"));
+	justice_history_destroy(&h);
+	h = _history(1);
+	r.claim = 100;
+	r.queued = 0;
+	justice_estimate(h, &p, &r, &e, &err);
+	ck_assert_int_eq(e.verdict, JUSTICE_BOOTSTRAP);
+	ck_assert_double_eq(e.size_cpus, 10);
+	justice_history_destroy(&h);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("justice");
@@ -288,6 +341,7 @@ int main(void)
 	tcase_add_test(tc, test_offers_and_order);
 	tcase_add_test(tc, test_run_cap);
 	tcase_add_test(tc, test_size);
+	tcase_add_test(tc, test_claim);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -188,6 +188,14 @@ static void _size(job_desc_msg_t *d, const shape_t *s, double req_cpus)
  * minutes left to the deadline when the job starts): the note's tail.
  * Learning from a job cut short takes it as what the job claimed. */
 #define LIMIT "; limit "
+/* Said when the claim, not the estimate, set the size. */
+#define CLAIMED " (more: its time limit)"
+
+/* The CPU x s a node range's time limit claims at its bottom. */
+static double _claim(uint32_t limit_min, uint32_t lo, double per_node)
+{
+	return limit_min * 60.0 * lo * per_node;
+}
 
 static void _note(job_desc_msg_t *d, double max_cpus, const shape_t *s,
 		  const char *what)
@@ -228,6 +236,9 @@ static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 				.deadline = (double)(d->deadline - since),
 				.queued = (double)(start - since),
 				.run_cap = _run_cap(d->deadline, start) };
+
+	if (s.elastic && d->time_limit != NO_VAL && d->time_limit != INFINITE)
+		r.claim = _claim(d->time_limit, s.min_nodes, s.per_node);
 	justice_estimate_t e;
 	horae_err_t err;
 	char when[32], ok[32], what[128];
@@ -259,11 +270,12 @@ static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 		snprintf(what, sizeof(what),
 			 "admitted while learning (%ld of %ld jobs)",
 			 justice_history_count(ctx->hist), ctx->conf.bootstrap);
-	} else if (s.elastic && e.req_cpus < s.requested) {
-		_size(d, &s, e.req_cpus);
+	} else if (s.elastic && e.size_cpus < s.requested) {
+		_size(d, &s, e.size_cpus);
 		ctx->counts.sized++;
-		snprintf(what, sizeof(what), SIZED "%u nodes for %.0f CPUs",
-			 d->min_nodes, e.req_cpus);
+		snprintf(what, sizeof(what), SIZED "%u" FOR "%.0f CPUs%s",
+			 d->min_nodes, e.req_cpus,
+			 e.size_cpus > e.req_cpus ? CLAIMED : "");
 	} else {
 		snprintf(what, sizeof(what), "admitted, needs %.0f CPUs",
 			 e.req_cpus);
@@ -521,7 +533,7 @@ static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 	if (!(d->min_nodes == lo && d->max_nodes == hi) &&
 	    !(to && d->min_nodes == to && d->max_nodes == to))
 		return;
-	n = (uint32_t)justice_size(e->req_cpus, per_node, lo, hi);
+	n = (uint32_t)justice_size(e->size_cpus, per_node, lo, hi);
 	if (n == d->min_nodes && n == d->max_nodes)
 		return;
 	/* Never smaller than Justice sized it before: a job sized down from
@@ -540,14 +552,31 @@ static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 	 * admin wrote before it stays. */
 	lim = strstr(c, LIMIT);
 	note = xstrndup(job_ptr->admin_comment, c - job_ptr->admin_comment);
-	xstrfmtcat(note, UPTO "%.0f CPUs (%u-%u nodes of %.0f); " SIZED "%u" FOR "%.0f CPUs, %ld s after submission%s",
+	xstrfmtcat(note, UPTO "%.0f CPUs (%u-%u nodes of %.0f); " SIZED "%u" FOR "%.0f CPUs%s, %ld s after submission%s",
 		   max_cpus, lo, hi, per_node, n, e->req_cpus,
+		   e->size_cpus > e->req_cpus ? CLAIMED : "",
 		   (long)difftime(now, d->submit_time), lim ? lim : "");
 	xfree(job_ptr->admin_comment);
 	job_ptr->admin_comment = note;
 	last_job_update = now;
 	info("%s: %pJ sized again, %u to %u nodes, for %.0f CPUs", plugin_type,
 	     job_ptr, was, n, e->req_cpus);
+}
+
+/* The claim of a waiting node range, from its note's range and limit;
+ * 0 when the note has either not. */
+static double _noted_claim(const job_record_t *job_ptr)
+{
+	const char *c = job_ptr->admin_comment ?
+				strstr(job_ptr->admin_comment, UPTO) : NULL;
+	double max_cpus, per_node, lim = _noted(job_ptr, LIMIT);
+	uint32_t lo, hi;
+
+	if (!c || !(lim > 0) ||
+	    sscanf(c + strlen(UPTO), "%lf" RANGE, &max_cpus, &lo, &hi,
+		   &per_node) != 4 || !(per_node > 0))
+		return 0;
+	return _claim((uint32_t)lim, lo, per_node);
 }
 
 void justice_period(justice_ctx_t *ctx, time_t now)
@@ -598,6 +627,7 @@ void justice_period(justice_ctx_t *ctx, time_t now)
 		r.run_cap = _run_cap(job_ptr->deadline,
 				     d->begin_time > now ? d->begin_time : now);
 		r.need = 0;
+		r.claim = _noted_claim(job_ptr);
 		if (r.deadline <= 0 ||
 		    justice_estimate(ctx->hist, &p, &r, &e, NULL))
 			continue;
