@@ -142,7 +142,8 @@ START_TEST(test_bounded)
 	horae_err_t err;
 	justice_history_t *h =
 		justice_history_create(2, JUSTICE_SMOOTH_EQUAL, 0, &err);
-	justice_done_t D = { 10, 100, 600, 10, true, 0, false, 0 }; /* rate 0.6, err -0.4 */
+	/* rate 0.6, err -0.4 */
+	justice_done_t D = { 10, 100, 600, 10, true, 0, false, 0 };
 
 	justice_history_track(h, &A, 100, &err);
 	justice_history_track(h, &B, 100, &err);

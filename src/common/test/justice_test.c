@@ -14,9 +14,10 @@
 
 #include "../justice.h"
 
-static const justice_done_t A = { 10, 100, 500, 10, true, 0, false, 0 };  /* 0.5 */
-static const justice_done_t B = { 20, 200, 800, 20, true, 0, false, 0 };  /* 0.2 */
-static const justice_done_t C = { 10, 100, 900, 5, false, 0, false, 0 };  /* 0.9 */
+/* minReqRate 0.5, 0.2 and 0.9 */
+static const justice_done_t A = { 10, 100, 500, 10, true, 0, false, 0 };
+static const justice_done_t B = { 20, 200, 800, 20, true, 0, false, 0 };
+static const justice_done_t C = { 10, 100, 900, 5, false, 0, false, 0 };
 
 static justice_history_t *_history(int njobs)
 {
@@ -128,7 +129,8 @@ START_TEST(test_correction_bounds)
 						      0, &err);
 	justice_params_t p = { .capacity = 100 };
 	justice_request_t r = { .requested = 10, .deadline = 100 };
-	justice_done_t starved = { 10, 100, 990, 1, false, 0, false, 0 }; /* error 0.89 */
+	/* error 0.89 */
+	justice_done_t starved = { 10, 100, 990, 1, false, 0, false, 0 };
 	justice_estimate_t e;
 
 	for (int i = 0; i < 5; i++)

@@ -236,13 +236,13 @@ static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 				.deadline = (double)(d->deadline - since),
 				.queued = (double)(start - since),
 				.run_cap = _run_cap(d->deadline, start) };
-
-	if (s.elastic && d->time_limit != NO_VAL && d->time_limit != INFINITE)
-		r.claim = _claim(d->time_limit, s.min_nodes, s.per_node);
 	justice_estimate_t e;
 	horae_err_t err;
 	char when[32], ok[32], what[128];
 	int rc;
+
+	if (s.elastic && d->time_limit != NO_VAL && d->time_limit != INFINITE)
+		r.claim = _claim(d->time_limit, s.min_nodes, s.per_node);
 
 	if ((rc = _sane(ctx, d, &s, now, start, err_msg)))
 		return rc;
