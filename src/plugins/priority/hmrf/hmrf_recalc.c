@@ -30,9 +30,15 @@ extern const char plugin_type[];
 /* A job's virtual charge lasts at most this without a window. */
 #define HMRF_HORIZON_NO_WINDOW (7 * 86400.0)
 
+/* A pending job as the recalculation reads it, once: the job record is
+ * not read again until its priority is written. */
 typedef struct pending {
 	job_record_t *job_ptr;
 	double eligible;
+	double duration;
+	uint32_t job_id;
+	int account;
+	size_t visit; /* its demand in recalc_t.ptres */
 } pending_t;
 
 void hmrf_tres_refresh(hmrf_ctx_t *ctx)
@@ -150,17 +156,19 @@ static bool _charged_at_end(const hmrf_ctx_t *ctx, const job_record_t *job_ptr)
 				      _id_cmp);
 }
 
-uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
-			   double factor, double eunomia, time_t now)
+/* hmrf_job_priority with the job's eligible time (when it has details)
+ * and the layout's cpu slot already known. */
+static uint32_t _priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
+			  double factor, double eunomia, time_t now,
+			  double eligible, int cpu)
 {
 	struct job_details *d = job_ptr->details;
 	prio_input_t in = { .hmrf = factor, .eunomia = eunomia };
 	prio_factors_t f;
 	uint32_t prio;
-	int cpu = tres_layout_find(ctx->layout, "cpu");
 
 	if (d) {
-		in.eligible_for = fmax(0, (double)now - _eligible(job_ptr));
+		in.eligible_for = fmax(0, (double)now - eligible);
 		in.cpus = job_ptr->total_cpus ? job_ptr->total_cpus :
 						d->min_cpus;
 		in.nice = (int)d->nice - NICE_OFFSET;
@@ -186,16 +194,75 @@ uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
 	return prio;
 }
 
+uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
+			   double factor, double eunomia, time_t now)
+{
+	return _priority(ctx, job_ptr, factor, eunomia, now,
+			 job_ptr->details ? _eligible(job_ptr) : 0,
+			 tres_layout_find(ctx->layout, "cpu"));
+}
+
 /* --- one recalculation -------------------------------------------------- */
+
+/*
+ * Job records lie scattered over slurmctld's heap, and waiting for them
+ * to come from memory is most of a recalculation.  The walks below ask
+ * for the parts of a record they will read this many jobs ahead, and for
+ * what those parts point to half as far ahead, once they are there.
+ */
+#define HMRF_AHEAD 8
+
+/* The fields _visit reads. */
+static void _fetch_visited(const job_record_t *job_ptr)
+{
+	__builtin_prefetch(&job_ptr->account);
+	__builtin_prefetch(&job_ptr->details);
+	__builtin_prefetch(&job_ptr->job_id);
+	__builtin_prefetch(&job_ptr->job_state);
+	__builtin_prefetch(&job_ptr->priority);
+	__builtin_prefetch(&job_ptr->start_time);
+	__builtin_prefetch(&job_ptr->time_limit);
+	__builtin_prefetch(&job_ptr->tres_req_cnt);
+}
+
+static void _fetch_visited_targets(const job_record_t *job_ptr)
+{
+	__builtin_prefetch(job_ptr->account);
+	__builtin_prefetch(job_ptr->tres_req_cnt);
+	if (job_ptr->details) {
+		__builtin_prefetch(&job_ptr->details->begin_time);
+		__builtin_prefetch(&job_ptr->details->submit_time);
+	}
+}
+
+/* The fields _priority reads and writes. */
+static void _fetch_priority(const job_record_t *job_ptr)
+{
+	__builtin_prefetch(&job_ptr->direct_set_prio);
+	__builtin_prefetch(&job_ptr->part_ptr);
+	__builtin_prefetch(&job_ptr->priority, 1);
+	__builtin_prefetch(&job_ptr->site_factor);
+	__builtin_prefetch(&job_ptr->total_cpus);
+}
+
+static void _fetch_priority_targets(const job_record_t *job_ptr)
+{
+	if (job_ptr->details) {
+		__builtin_prefetch(&job_ptr->details->min_cpus);
+		__builtin_prefetch(&job_ptr->details->nice);
+	}
+	__builtin_prefetch(job_ptr->prio_factors, 1);
+}
 
 typedef struct recalc {
 	hmrf_ctx_t *ctx;
 	double now, from;
-	int nacct;
+	int nacct, acap; /* accounts seen; room in the arrays below */
 	tres_vec_t *running, *demand;
 	double *earliest; /* per account: earliest eligible pending job */
 	pending_t *pend;
-	size_t npend;
+	tres_vec_t *ptres; /* per pending job, in the order seen */
+	size_t npend, pcap;
 } recalc_t;
 
 static int _by_eligible(const void *a, const void *b)
@@ -204,7 +271,7 @@ static int _by_eligible(const void *a, const void *b)
 
 	if (x->eligible != y->eligible)
 		return x->eligible < y->eligible ? -1 : 1;
-	return x->job_ptr->job_id < y->job_ptr->job_id ? -1 : 1;
+	return x->job_id < y->job_id ? -1 : 1;
 }
 
 static bool _rankable(const job_record_t *job_ptr)
@@ -213,39 +280,64 @@ static bool _rankable(const job_record_t *job_ptr)
 	       job_ptr->priority != 0 && job_ptr->details;
 }
 
-/* Pass 1: every account that appears gets an index; count pending jobs. */
-static void _intern_all(recalc_t *r)
+/* Room for n accounts in the per-account arrays; new ones start empty. */
+static void _grow_accounts(recalc_t *r, int n)
 {
-	ListIterator it = list_iterator_create(job_list);
-	job_record_t *job_ptr;
+	int cap = r->acap ? r->acap : 64;
 
-	while ((job_ptr = list_next(it))) {
-		hmrf_ctx_account(r->ctx, job_ptr->account);
-		if (_rankable(job_ptr))
-			r->npend++;
-	}
-	list_iterator_destroy(it);
-	/* Configured accounts count even without jobs: the associations
-	 * whose own jobs have a share, else the Account lines. */
-	for (int i = 0; i < hmrf_tree_count(r->ctx->tree); i++) {
-		const char *name = hmrf_tree_name(r->ctx->tree, i);
-
-		if (hmrf_ctx_share(r->ctx, name) > 0)
-			hmrf_ctx_account(r->ctx, name);
-	}
-	for (int i = 0; !r->ctx->tree && i < r->ctx->conf->naccounts; i++)
-		hmrf_ctx_account(r->ctx, r->ctx->conf->accounts[i].name);
-	r->nacct = names_count(r->ctx->st->names);
+	if (n <= r->acap)
+		return;
+	while (cap < n)
+		cap *= 2;
+	xrecalloc(r->running, cap, sizeof(*r->running));
+	xrecalloc(r->demand, cap, sizeof(*r->demand));
+	xrecalloc(r->earliest, cap, sizeof(*r->earliest));
+	for (int a = r->acap; a < cap; a++)
+		r->earliest[a] = INFINITY;
+	r->acap = cap;
 }
 
+/* Room for one more pending job. */
+static void _grow_pending(recalc_t *r)
+{
+	if (r->npend < r->pcap)
+		return;
+	r->pcap = r->pcap ? 2 * r->pcap : 1024;
+	xrecalloc(r->pend, r->pcap, sizeof(*r->pend));
+	xrecalloc(r->ptres, r->pcap, sizeof(*r->ptres));
+}
+
+static void _add_pending(recalc_t *r, int a, job_record_t *job_ptr)
+{
+	pending_t *p;
+
+	_grow_pending(r);
+	p = &r->pend[r->npend];
+	r->ptres[r->npend] = _vec(r->ctx, job_ptr->tres_req_cnt);
+	tres_add(&r->demand[a], &r->ptres[r->npend]);
+	p->job_ptr = job_ptr;
+	p->eligible = _eligible(job_ptr);
+	p->duration = _duration(r->ctx, job_ptr);
+	p->job_id = job_ptr->job_id;
+	p->account = a;
+	p->visit = r->npend++;
+	r->earliest[a] = fmin(r->earliest[a], p->eligible);
+}
+
+/*
+ * The one walk over job_list: every account that appears gets an index,
+ * in the order of the list; running jobs and jobs that ended are charged,
+ * pending ones noted with what the ranking needs of them.
+ */
 static void _visit(recalc_t *r, job_record_t *job_ptr)
 {
 	hmrf_ctx_t *ctx = r->ctx;
 	int a = hmrf_ctx_account(ctx, job_ptr->account);
 	tres_vec_t v;
 
-	if (a < 0 || a >= r->nacct)
+	if (a < 0)
 		return;
+	_grow_accounts(r, a + 1);
 	if (IS_JOB_RUNNING(job_ptr)) {
 		_charge(ctx, a, job_ptr, r->from, r->now);
 		v = _vec(ctx, job_ptr->tres_alloc_cnt);
@@ -261,13 +353,57 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 		 * while slurmctld was down): its record says when. */
 		_charge(ctx, a, job_ptr, r->from, (double)job_ptr->end_time);
 	} else if (_rankable(job_ptr)) {
-		v = _vec(ctx, job_ptr->tres_req_cnt);
-		tres_add(&r->demand[a], &v);
-		r->pend[r->npend].job_ptr = job_ptr;
-		r->pend[r->npend].eligible = _eligible(job_ptr);
-		r->earliest[a] = fmin(r->earliest[a], r->pend[r->npend].eligible);
-		r->npend++;
+		_add_pending(r, a, job_ptr);
 	}
+}
+
+typedef struct job_array {
+	job_record_t **job;
+	size_t n, cap;
+} job_array_t;
+
+static int _collect(void *x, void *arg)
+{
+	job_array_t *all = arg;
+
+	if (all->n == all->cap)
+		return -1; /* cannot happen under the job lock */
+	all->job[all->n++] = x;
+	return 0;
+}
+
+/* _visit every job in job_list's order, fetching records ahead. */
+static void _walk(recalc_t *r)
+{
+	job_array_t all = { .cap = list_count(job_list) };
+
+	all.job = xcalloc(all.cap + 1, sizeof(*all.job));
+	list_for_each_ro(job_list, _collect, &all);
+	for (size_t i = 0; i < all.n; i++) {
+		if (i + 2 * HMRF_AHEAD < all.n)
+			_fetch_visited(all.job[i + 2 * HMRF_AHEAD]);
+		if (i + HMRF_AHEAD < all.n)
+			_fetch_visited_targets(all.job[i + HMRF_AHEAD]);
+		_visit(r, all.job[i]);
+	}
+	xfree(all.job);
+}
+
+/* Configured accounts count even without jobs: the associations whose own
+ * jobs have a share, else the Account lines.  After the jobs' accounts, so
+ * that indices follow the job list first. */
+static void _intern_configured(recalc_t *r)
+{
+	for (int i = 0; i < hmrf_tree_count(r->ctx->tree); i++) {
+		const char *name = hmrf_tree_name(r->ctx->tree, i);
+
+		if (hmrf_ctx_share(r->ctx, name) > 0)
+			hmrf_ctx_account(r->ctx, name);
+	}
+	for (int i = 0; !r->ctx->tree && i < r->ctx->conf->naccounts; i++)
+		hmrf_ctx_account(r->ctx, r->ctx->conf->accounts[i].name);
+	r->nacct = names_count(r->ctx->st->names);
+	_grow_accounts(r, r->nacct);
 }
 
 /* Does account a count in the weight sum: demand now, or an association
@@ -319,10 +455,12 @@ static void _rank_and_set(recalc_t *r)
 	hmrf_account_t *acct = xcalloc(r->nacct, sizeof(*acct));
 	hmrf_job_t *jobs = xcalloc(r->npend + r->nacct, sizeof(*jobs));
 	size_t *order = xcalloc(r->npend + r->nacct, sizeof(*order));
+	size_t *byvisit = NULL;
 	job_record_t **pend = NULL;
-	double *dur = NULL, *efac = NULL;
+	double *dur = NULL, *efac = NULL, *fac = NULL;
 	size_t njobs = 0, done = 0;
 	bool *has_jobs = xcalloc(r->nacct, sizeof(bool));
+	int cpu = tres_layout_find(ctx->layout, "cpu");
 	horae_err_t err;
 
 	p.capacity = ctx->capacity;
@@ -344,13 +482,12 @@ static void _rank_and_set(recalc_t *r)
 	}
 	qsort(r->pend, r->npend, sizeof(*r->pend), _by_eligible);
 	for (size_t i = 0; i < r->npend; i++) {
-		job_record_t *job_ptr = r->pend[i].job_ptr;
-		int a = hmrf_ctx_account(ctx, job_ptr->account);
+		const pending_t *pj = &r->pend[i];
 
-		jobs[njobs].account = a;
-		jobs[njobs].tres = _vec(ctx, job_ptr->tres_req_cnt);
-		jobs[njobs++].duration = _duration(ctx, job_ptr);
-		has_jobs[a] = true;
+		jobs[njobs].account = pj->account;
+		jobs[njobs].tres = r->ptres[pj->visit];
+		jobs[njobs++].duration = pj->duration;
+		has_jobs[pj->account] = true;
 	}
 	efac = xcalloc(r->npend + 1, sizeof(double));
 	if (ctx->weights.eunomia > 0) {
@@ -370,6 +507,7 @@ static void _rank_and_set(recalc_t *r)
 		error("%s: ranking failed: %s", plugin_type, err.text);
 		goto cleanup;
 	}
+	fac = xcalloc(r->npend + 1, sizeof(double));
 	for (size_t k = 0; k < njobs; k++) {
 		size_t j = order[k];
 		int a = jobs[j].account;
@@ -379,11 +517,29 @@ static void _rank_and_set(recalc_t *r)
 			ctx->next_factor[a] = f;
 			continue;
 		}
-		job_record_t *job_ptr = r->pend[j].job_ptr;
 		ctx->next_factor[a] = prio_rank_factor(++done, r->npend);
+		fac[j] = f;
+	}
+	/* The job records in the order the walk met them, not in rank
+	 * order: that is close to the order they sit in memory. */
+	byvisit = xcalloc(r->npend + 1, sizeof(*byvisit));
+	for (size_t j = 0; j < r->npend; j++)
+		byvisit[r->pend[j].visit] = j;
+	for (size_t v = 0; v < r->npend; v++) {
+		size_t j = byvisit[v];
+		job_record_t *job_ptr = r->pend[j].job_ptr;
+
+		if (v + 2 * HMRF_AHEAD < r->npend)
+			_fetch_priority(
+				r->pend[byvisit[v + 2 * HMRF_AHEAD]].job_ptr);
+		if (v + HMRF_AHEAD < r->npend)
+			_fetch_priority_targets(
+				r->pend[byvisit[v + HMRF_AHEAD]].job_ptr);
+
 		if (!job_ptr->direct_set_prio)
-			job_ptr->priority = hmrf_job_priority(
-				ctx, job_ptr, f, efac[j], (time_t)r->now);
+			job_ptr->priority = _priority(ctx, job_ptr, fac[j],
+						      efac[j], (time_t)r->now,
+						      r->pend[j].eligible, cpu);
 	}
 	last_job_update = (time_t)r->now;
 cleanup:
@@ -394,6 +550,8 @@ cleanup:
 	xfree(pend);
 	xfree(dur);
 	xfree(efac);
+	xfree(fac);
+	xfree(byvisit);
 }
 
 /*
@@ -448,8 +606,6 @@ static void _refresh_tree(hmrf_ctx_t *ctx)
 void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 {
 	recalc_t r = { .ctx = ctx, .now = (double)now };
-	ListIterator it;
-	job_record_t *job_ptr;
 
 	if (!job_list)
 		return;
@@ -458,20 +614,10 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	r.from = ctx->st->charged_until;
 	if (r.now < r.from)
 		r.now = r.from; /* the clock went back: charge nothing */
-	_intern_all(&r);
-	r.running = xcalloc(r.nacct, sizeof(tres_vec_t));
-	r.demand = xcalloc(r.nacct, sizeof(tres_vec_t));
-	r.earliest = xcalloc(r.nacct, sizeof(double));
-	for (int a = 0; a < r.nacct; a++)
-		r.earliest[a] = INFINITY;
-	r.pend = xcalloc(r.npend ? r.npend : 1, sizeof(pending_t));
-	r.npend = 0;
 	if (ctx->nended)
 		qsort(ctx->ended, ctx->nended, sizeof(*ctx->ended), _id_cmp);
-	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it)))
-		_visit(&r, job_ptr);
-	list_iterator_destroy(it);
+	_walk(&r);
+	_intern_configured(&r);
 	ledger_advance(ctx->st->usage, r.now);
 	ledger_advance(ctx->st->ns, r.now);
 	_charge_nonsharing(&r);
@@ -484,4 +630,5 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	xfree(r.demand);
 	xfree(r.earliest);
 	xfree(r.pend);
+	xfree(r.ptres);
 }
