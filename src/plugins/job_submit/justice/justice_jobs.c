@@ -512,6 +512,17 @@ static void _kill(job_record_t *job_ptr, time_t now, const char *why)
  * is still the range or what Justice sized it to: a size a user set later
  * is theirs.
  */
+/* The range Justice noted for a node-range job ("up to M CPUs (A-B nodes
+ * of P)"): true with it in the outputs, false when the note has none. */
+static bool _range(const char *c, double *max_cpus, uint32_t *lo,
+		   uint32_t *hi, double *per_node)
+{
+	return c &&
+	       sscanf(c + strlen(UPTO), "%lf" RANGE, max_cpus, lo, hi,
+		      per_node) == 4 &&
+	       *per_node > 0 && *lo >= 1 && *lo <= *hi;
+}
+
 static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 		    time_t now)
 {
@@ -523,10 +534,8 @@ static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 	double max_cpus, per_node;
 	char *note;
 
-	if (!c || e->verdict != JUSTICE_FEASIBLE ||
-	    sscanf(c + strlen(UPTO), "%lf" RANGE, &max_cpus, &lo, &hi,
-		   &per_node) != 4 ||
-	    !(per_node > 0) || lo < 1 || lo > hi)
+	if (e->verdict != JUSTICE_FEASIBLE ||
+	    !_range(c, &max_cpus, &lo, &hi, &per_node))
 		return;
 	if (sized && sscanf(sized + strlen(SIZED), "%u", &to) != 1)
 		to = 0;
@@ -572,9 +581,7 @@ static double _noted_claim(const job_record_t *job_ptr)
 	double max_cpus, per_node, lim = _noted(job_ptr, LIMIT);
 	uint32_t lo, hi;
 
-	if (!c || !(lim > 0) ||
-	    sscanf(c + strlen(UPTO), "%lf" RANGE, &max_cpus, &lo, &hi,
-		   &per_node) != 4 || !(per_node > 0))
+	if (!(lim > 0) || !_range(c, &max_cpus, &lo, &hi, &per_node))
 		return 0;
 	return _claim((uint32_t)lim, lo, per_node);
 }
