@@ -118,7 +118,23 @@ typedef struct rank_state {
 	double fair_aggregate; /* aggregate of an account at its share */
 } rank_state_t;
 
-static rank_key_t _key(const rank_state_t *st, int a)
+/* Beta at the end of a step of span d (see hmrf_rank in hmrf.h). */
+static double _step_beta(const rank_state_t *st, int a, double d)
+{
+	const hmrf_account_t *acct = &st->accts[a];
+	tres_vec_t used = st->used[a], ns = acct->ns, x;
+
+	x = acct->running;
+	tres_scale(&x, d);
+	tres_add(&used, &x);
+	x = acct->ns_rate;
+	tres_scale(&x, d);
+	tres_add(&ns, &x);
+	return hmrf_beta(&used, &ns);
+}
+
+/* Key of account a, whose next job is job (its span is the step). */
+static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
 {
 	const hmrf_params_t *p = st->p;
 	const tres_vec_t *R = &p->capacity;
@@ -132,7 +148,7 @@ static rank_key_t _key(const rank_state_t *st, int a)
 	}
 	switch (p->policy) {
 	case HMRF_POLICY_HMRF:
-		beta = hmrf_beta(&st->used[a], &st->accts[a].ns);
+		beta = _step_beta(st, a, fmin(job->duration, p->horizon));
 		if (beta < 1) {
 			k.cls = CLASS_LOSS;
 			k.k1 = beta;
@@ -231,9 +247,10 @@ static int _check_input(const hmrf_params_t *p, const hmrf_account_t *accts,
 			return err_set(err, -EINVAL,
 				       "rank: job %zu names account %d of %d", j,
 				       jobs[j].account, nacct);
-		if (!(jobs[j].duration >= 0) || !isfinite(jobs[j].duration))
+		if (!(jobs[j].duration >= 0) ||
+		    !isfinite(fmin(jobs[j].duration, p->horizon)))
 			return err_set(err, -EINVAL,
-				       "rank: job %zu has duration %g; it must be finite and >= 0",
+				       "rank: job %zu has duration %g; it must be >= 0, and finite without a horizon",
 				       j, jobs[j].duration);
 	}
 	return 0;
@@ -353,7 +370,7 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 		next[a] = first[a];
 		if (first[a] == first[a + 1])
 			continue;
-		st.keys[a] = _key(&st, a);
+		st.keys[a] = _key(&st, a, &jobs[byacct[next[a]]]);
 		st.heap[st.heap_len++] = a;
 		_sift_up(&st, st.heap_len - 1);
 	}
@@ -364,7 +381,7 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 		if (++next[a] == first[a + 1]) {
 			st.heap[0] = st.heap[--st.heap_len];
 		} else {
-			st.keys[a] = _key(&st, a);
+			st.keys[a] = _key(&st, a, &jobs[byacct[next[a]]]);
 		}
 		_sift_down(&st, 0);
 	}

@@ -48,6 +48,8 @@ void hmrf_nonsharing(const tres_vec_t *demand, const tres_vec_t *share,
 /*
  * Sharing degree beta = min over TRES with ns > 0 of used / ns; +INFINITY
  * when ns is zero (no demand yet means no loss).  beta < 1 is sharing loss.
+ * Both integrals must cover the same span: hmrf_rank() adds the step being
+ * decided to both (formula (2) and Algorithm 1 line 24 of the paper).
  */
 double hmrf_beta(const tres_vec_t *used, const tres_vec_t *ns);
 
@@ -65,6 +67,7 @@ typedef struct hmrf_account {
 	tres_vec_t used;       /* accumulated usage in the window, TRES x s */
 	tres_vec_t ns;	       /* accumulated non-sharing allocation, TRES x s */
 	tres_vec_t running;    /* TRES its jobs hold now */
+	tres_vec_t ns_rate;    /* its non-sharing allocation now, TRES */
 	double waiting_since;  /* pending without an allocation since; 0: no */
 } hmrf_account_t;
 
@@ -81,7 +84,8 @@ typedef struct hmrf_params {
 typedef struct hmrf_job {
 	int account;	 /* index into the accounts */
 	tres_vec_t tres; /* what the job holds while it runs */
-	double duration; /* expected run time, s: finite, >= 0 */
+	double duration; /* expected run time, s: >= 0 (INFINITY: unknown,
+			  * taken as the horizon, which must then be finite) */
 } hmrf_job_t;
 
 /*
@@ -98,6 +102,13 @@ typedef struct hmrf_job {
  * AF use running instead of used; LT-DRF the dominant share, LT-AF the
  * aggregate of used.  Accounts past the borrow limit come after all others.
  * Remaining ties go to the lower account index.
+ *
+ * H-MRF's beta is taken at the end of the step being decided, as in the
+ * paper: with d the charge span of the account's next job (min(duration,
+ * horizon)), used + running x d + the jobs given so far in this ranking
+ * over ns + ns_rate x d.  Without the step, an account's entitlement for
+ * the allocation being decided is missing from the denominator, and an
+ * account that falls behind in this very step is not seen in loss.
  *
  * order[k] receives the index in jobs[] of the k-th job (order has njobs
  * entries).  O(njobs log nacct).

@@ -1,0 +1,532 @@
+/*
+ * hmrf_books.c - H-MRF's books: what is charged to whom and when, and the
+ * ranking that follows from it.  See hmrf_books.h for the rules.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hmrf_books.h"
+#include "hmrf_shares.h"
+
+/* Per account, what the current or last pass gathered. */
+typedef struct pass_acct {
+	double weight;	    /* contribution; 1 until set */
+	bool configured;    /* counts in the weight sum without demand */
+	bool counted;	    /* counted in the last closed pass */
+	tres_vec_t running; /* what it holds */
+	tres_vec_t demand;  /* what it holds and waits for */
+	tres_vec_t ns_rate; /* its non-sharing allocation, last close */
+	double earliest;    /* earliest eligible waiting job; INF: none */
+} pass_acct_t;
+
+struct hmrf_books {
+	hmrf_books_conf_t conf;
+	char tres[256];
+	int ntres;
+	hmrf_state_t *st;
+	tres_vec_t capacity;
+	pass_acct_t *acct;
+	int cap;
+	bool open;   /* between begin and close */
+	double from; /* the pass charges [from, now] */
+	double now;
+	uint32_t *ended; /* ids charged by hmrf_books_ended since the close */
+	size_t nended, ended_cap;
+};
+
+static int _check_conf(const hmrf_books_conf_t *c, horae_err_t *err)
+{
+	if (!c || !c->tres)
+		return err_set(err, -EINVAL, "books: missing settings");
+	if (!(c->timeout >= 0) || !(c->horizon >= 0) ||
+	    !(c->borrow_limit >= 0) || !isfinite(c->horizon) ||
+	    !isfinite(c->borrow_limit))
+		return err_set(err, -EINVAL,
+			       "books: timeout, horizon and borrow limit must be finite and >= 0");
+	if (!hmrf_policy_name(c->policy) ||
+	    !strcmp(hmrf_policy_name(c->policy), "unknown"))
+		return err_set(err, -EINVAL, "books: unknown policy %d",
+			       (int)c->policy);
+	if (strlen(c->tres) >= sizeof(((hmrf_books_t *)0)->tres))
+		return err_set(err, -EINVAL, "books: TRES list too long");
+	return 0;
+}
+
+/* Room for n accounts in the pass table; new ones start empty. */
+static int _grow(hmrf_books_t *b, int n)
+{
+	pass_acct_t *p;
+	int cap = b->cap ? b->cap : 16;
+
+	if (n <= b->cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	p = realloc(b->acct, (size_t)cap * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	memset(p + b->cap, 0, (size_t)(cap - b->cap) * sizeof(*p));
+	for (int a = b->cap; a < cap; a++) {
+		p[a].weight = 1;
+		p[a].earliest = INFINITY;
+	}
+	b->acct = p;
+	b->cap = cap;
+	return 0;
+}
+
+static hmrf_books_t *_new(const hmrf_books_conf_t *conf, hmrf_state_t *st)
+{
+	hmrf_books_t *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->conf = *conf;
+	snprintf(b->tres, sizeof(b->tres), "%s", conf->tres);
+	b->conf.tres = b->tres;
+	b->st = st;
+	b->now = b->from = st->charged_until;
+	if (_grow(b, names_count(st->names) ? names_count(st->names) : 1)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static int _ntres(const char *tres, horae_err_t *err)
+{
+	tres_layout_t *layout = tres_layout_create(tres, err);
+	int n;
+
+	if (!layout)
+		return -EINVAL;
+	n = tres_layout_count(layout);
+	tres_layout_destroy(&layout);
+	return n;
+}
+
+hmrf_books_t *hmrf_books_create(const hmrf_books_conf_t *conf, double now,
+				horae_err_t *err)
+{
+	hmrf_state_t *st;
+	hmrf_books_t *b;
+	int rc = _check_conf(conf, err), ntres;
+
+	if (!rc && !isfinite(now))
+		rc = err_set(err, -EINVAL, "books: the time is not finite");
+	if (rc || (ntres = _ntres(conf->tres, err)) < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	st = hmrf_state_create(&conf->window, conf->bucket, conf->tres, now,
+			       err);
+	if (!st)
+		return NULL;
+	if (!(b = _new(conf, st))) {
+		hmrf_state_destroy(&st);
+		err_set(err, -ENOMEM, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	b->ntres = ntres;
+	return b;
+}
+
+hmrf_books_t *hmrf_books_adopt(const hmrf_books_conf_t *conf,
+			       hmrf_state_t *st, horae_err_t *err)
+{
+	hmrf_books_t *b;
+	int rc = _check_conf(conf, err), ntres = -1;
+
+	if (!rc && !st)
+		rc = err_set(err, -EINVAL, "books: no state to adopt");
+	if (!rc && strcmp(st->tres, conf->tres))
+		rc = err_set(err, -EINVAL,
+			     "books: the state charges %s, the settings %s",
+			     st->tres, conf->tres);
+	if (!rc && (ntres = _ntres(conf->tres, err)) < 0)
+		rc = -EINVAL;
+	if (rc) {
+		hmrf_state_destroy(&st);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!(b = _new(conf, st))) {
+		hmrf_state_destroy(&st);
+		err_set(err, -ENOMEM, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	b->ntres = ntres;
+	return b;
+}
+
+void hmrf_books_destroy(hmrf_books_t **b)
+{
+	if (!b || !*b)
+		return;
+	hmrf_state_destroy(&(*b)->st);
+	free((*b)->acct);
+	free((*b)->ended);
+	free(*b);
+	*b = NULL;
+}
+
+int hmrf_books_reconfig(hmrf_books_t *b, const hmrf_books_conf_t *conf)
+{
+	int rc;
+
+	if (!b)
+		return -EINVAL;
+	if ((rc = _check_conf(conf, NULL)))
+		return rc;
+	b->conf.policy = conf->policy;
+	b->conf.timeout = conf->timeout;
+	b->conf.horizon = conf->horizon;
+	b->conf.borrow_limit = conf->borrow_limit;
+	return 0;
+}
+
+int hmrf_books_account(hmrf_books_t *b, const char *name)
+{
+	int a;
+
+	if (!b || !name)
+		return -EINVAL;
+	a = names_find(b->st->names, name);
+	if (a >= 0)
+		return a;
+	if (_grow(b, names_count(b->st->names) + 1))
+		return -ENOMEM;
+	return hmrf_state_account(b->st, name);
+}
+
+int hmrf_books_count(const hmrf_books_t *b)
+{
+	return b ? names_count(b->st->names) : 0;
+}
+
+const char *hmrf_books_name(const hmrf_books_t *b, int a)
+{
+	return b ? names_get(b->st->names, a) : NULL;
+}
+
+static bool _known(const hmrf_books_t *b, int a)
+{
+	return b && a >= 0 && a < names_count(b->st->names);
+}
+
+int hmrf_books_set_weight(hmrf_books_t *b, int a, double weight,
+			  bool configured)
+{
+	if (!_known(b, a) || !(weight > 0) || !isfinite(weight))
+		return -EINVAL;
+	b->acct[a].weight = weight;
+	b->acct[a].configured = configured;
+	return 0;
+}
+
+int hmrf_books_set_capacity(hmrf_books_t *b, const tres_vec_t *capacity)
+{
+	if (!b || !capacity)
+		return -EINVAL;
+	for (int i = 0; i < TRES_MAX; i++)
+		if (!(capacity->v[i] >= 0) || !isfinite(capacity->v[i]))
+			return -EINVAL;
+	b->capacity = *capacity;
+	return 0;
+}
+
+int hmrf_books_begin(hmrf_books_t *b, double now)
+{
+	if (!b || !isfinite(now))
+		return -EINVAL;
+	b->from = b->st->charged_until;
+	b->now = fmax(now, b->from); /* the clock never goes back */
+	for (int a = 0; a < b->cap; a++) {
+		tres_zero(&b->acct[a].running);
+		tres_zero(&b->acct[a].demand);
+		b->acct[a].earliest = INFINITY;
+	}
+	b->open = true;
+	return 0;
+}
+
+static void _note_start(hmrf_books_t *b, int a, double start)
+{
+	if (isfinite(start) && start > b->st->last_start[a])
+		b->st->last_start[a] = start;
+}
+
+int hmrf_books_running(hmrf_books_t *b, int a, const tres_vec_t *tres,
+		       double start)
+{
+	double t0;
+
+	if (!b || !b->open || !_known(b, a) || !tres || isnan(start))
+		return -EINVAL;
+	t0 = fmax(start, b->from);
+	if (b->now > t0 &&
+	    ledger_charge(b->st->usage, a, tres, t0, b->now))
+		return -EINVAL;
+	tres_add(&b->acct[a].running, tres);
+	tres_add(&b->acct[a].demand, tres);
+	_note_start(b, a, start);
+	return 0;
+}
+
+/* Whether id was charged at its end since the last close; else note it. */
+static int _seen(hmrf_books_t *b, uint32_t id, bool *seen)
+{
+	size_t lo = 0, hi = b->nended;
+
+	*seen = false;
+	if (!id)
+		return 0;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (b->ended[mid] == id) {
+			*seen = true;
+			return 0;
+		}
+		if (b->ended[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (b->nended == b->ended_cap) {
+		size_t cap = b->ended_cap ? 2 * b->ended_cap : 64;
+		uint32_t *p = realloc(b->ended, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		b->ended = p;
+		b->ended_cap = cap;
+	}
+	memmove(b->ended + lo + 1, b->ended + lo,
+		(b->nended - lo) * sizeof(*b->ended));
+	b->ended[lo] = id;
+	b->nended++;
+	return 0;
+}
+
+int hmrf_books_ended(hmrf_books_t *b, uint32_t id, int a,
+		     const tres_vec_t *tres, double start, double end)
+{
+	double t0;
+	bool seen;
+	int rc;
+
+	if (!_known(b, a) || !tres || !isfinite(start) || !isfinite(end) ||
+	    end < start)
+		return -EINVAL;
+	t0 = fmax(start, b->st->charged_until);
+	if (!(end > t0))
+		return 0;
+	if ((rc = _seen(b, id, &seen)))
+		return rc;
+	if (seen)
+		return 0;
+	if (ledger_charge(b->st->usage, a, tres, t0, end))
+		return -EINVAL;
+	_note_start(b, a, start);
+	return 0;
+}
+
+int hmrf_books_waiting(hmrf_books_t *b, int a, const tres_vec_t *tres,
+		       double eligible)
+{
+	if (!b || !b->open || !_known(b, a) || !tres || isnan(eligible))
+		return -EINVAL;
+	tres_add(&b->acct[a].demand, tres);
+	b->acct[a].earliest = fmin(b->acct[a].earliest, eligible);
+	return 0;
+}
+
+int hmrf_books_started(hmrf_books_t *b, int a, double t)
+{
+	if (!_known(b, a) || !isfinite(t))
+		return -EINVAL;
+	_note_start(b, a, t);
+	return 0;
+}
+
+int hmrf_books_close(hmrf_books_t *b)
+{
+	int n;
+	double wsum = 0;
+	tres_vec_t share;
+
+	if (!b || !b->open)
+		return -EINVAL;
+	n = names_count(b->st->names);
+	if (ledger_advance(b->st->usage, b->now) ||
+	    ledger_advance(b->st->ns, b->now))
+		return -EINVAL;
+	for (int a = 0; a < n; a++) {
+		pass_acct_t *p = &b->acct[a];
+
+		p->counted = p->configured || !tres_is_zero(&p->demand);
+		if (p->counted)
+			wsum += p->weight;
+	}
+	for (int a = 0; a < n; a++) {
+		pass_acct_t *p = &b->acct[a];
+
+		tres_zero(&p->ns_rate);
+		if (wsum <= 0 || tres_is_zero(&p->demand))
+			continue;
+		hmrf_fair_share(&b->capacity, p->weight, wsum, &share);
+		hmrf_nonsharing(&p->demand, &share, &p->ns_rate);
+		if (b->now > b->from &&
+		    ledger_charge(b->st->ns, a, &p->ns_rate, b->from, b->now))
+			return -EINVAL;
+	}
+	b->st->charged_until = b->now;
+	b->nended = 0;
+	b->open = false;
+	return 0;
+}
+
+double hmrf_books_horizon(const hmrf_books_t *b)
+{
+	if (b->conf.horizon > 0)
+		return b->conf.horizon;
+	return b->conf.window.kind == WINDOW_NONE ?
+		       HMRF_BOOKS_HORIZON_NO_WINDOW :
+		       b->conf.window.length;
+}
+
+double hmrf_books_charged_until(const hmrf_books_t *b)
+{
+	return b->st->charged_until;
+}
+
+/* The span a fair share is held over, for the borrow limit. */
+static double _elapsed(const hmrf_books_t *b)
+{
+	if (b->conf.window.kind == WINDOW_NONE)
+		return INFINITY;
+	return fmin(b->now - ledger_window_start(b->st->usage),
+		    b->conf.window.length);
+}
+
+int hmrf_books_get(const hmrf_books_t *b, int a, hmrf_account_t *out)
+{
+	const pass_acct_t *p;
+
+	if (!_known(b, a) || !out)
+		return -EINVAL;
+	p = &b->acct[a];
+	memset(out, 0, sizeof(*out));
+	out->weight = p->weight;
+	ledger_usage(b->st->usage, a, &out->used);
+	ledger_usage(b->st->ns, a, &out->ns);
+	out->running = p->running;
+	out->ns_rate = p->ns_rate;
+	if (isfinite(p->earliest))
+		out->waiting_since = fmax(b->st->last_start[a], p->earliest);
+	return 0;
+}
+
+bool hmrf_books_counted(const hmrf_books_t *b, int a)
+{
+	return _known(b, a) && b->acct[a].counted;
+}
+
+int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
+		    size_t njobs, size_t *order, horae_err_t *err)
+{
+	hmrf_params_t p = { 0 };
+	hmrf_account_t *acct;
+	int n, rc;
+
+	if (!b)
+		return err_set(err, -EINVAL, "rank: missing books");
+	n = names_count(b->st->names);
+	acct = malloc((n ? (size_t)n : 1) * sizeof(*acct));
+	if (!acct)
+		return err_set(err, -ENOMEM, "out of memory");
+	for (int a = 0; a < n; a++)
+		hmrf_books_get(b, a, &acct[a]);
+	p.policy = b->conf.policy;
+	p.capacity = b->capacity;
+	p.now = b->now;
+	p.timeout = b->conf.timeout;
+	p.horizon = hmrf_books_horizon(b);
+	p.elapsed = _elapsed(b);
+	p.borrow_limit = b->conf.borrow_limit;
+	rc = hmrf_rank(&p, acct, n, jobs, njobs, order, err);
+	free(acct);
+	return rc;
+}
+
+json_object *hmrf_books_view(const hmrf_books_t *b)
+{
+	int n = names_count(b->st->names);
+	hmrf_share_in_t *in = calloc(n ? (size_t)n : 1, sizeof(*in));
+	double start = ledger_window_start(b->st->usage);
+	/* Window=none has no span to share out: shares are left at 0. */
+	double span = isfinite(start) ? b->now - start : 0;
+	json_object *doc;
+
+	if (!in) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (int a = 0; a < n; a++) {
+		in[a].name = names_get(b->st->names, a);
+		in[a].weight = b->acct[a].weight;
+		in[a].counted = b->acct[a].counted;
+		ledger_usage(b->st->usage, a, &in[a].used);
+	}
+	doc = hmrf_shares_to_json(b->now, span, b->ntres, &b->capacity, in,
+				  n);
+	free(in);
+	return doc;
+}
+
+int hmrf_books_seed_span(const hmrf_books_t *b, double to, double *from)
+{
+	if (!b || !from || !isfinite(to))
+		return -EINVAL;
+	if (b->conf.window.kind == WINDOW_NONE)
+		return -ENOENT;
+	*from = b->conf.window.kind == WINDOW_SLIDING ?
+			to - b->conf.window.length :
+			ledger_window_start(b->st->usage);
+	return 0;
+}
+
+int hmrf_books_seed(hmrf_books_t *b, int a, const tres_vec_t *tres,
+		    double start, double end, double from, double to)
+{
+	double t0, t1;
+
+	if (!_known(b, a) || !tres || !isfinite(start) || !isfinite(end) ||
+	    !isfinite(from) || !isfinite(to))
+		return -EINVAL;
+	if (!(start > 0))
+		return 0;
+	t0 = fmax(start, from);
+	t1 = fmin(end > 0 ? end : to, to);
+	if (!(t1 > t0))
+		return 0;
+	if (ledger_charge(b->st->usage, a, tres, t0, t1))
+		return -EINVAL;
+	return 1;
+}
+
+const hmrf_state_t *hmrf_books_state(const hmrf_books_t *b)
+{
+	return b ? b->st : NULL;
+}
+
+hmrf_state_t *hmrf_books_snapshot(const hmrf_books_t *b)
+{
+	return b ? hmrf_state_dup(b->st) : NULL;
+}

@@ -1,0 +1,813 @@
+/*
+ * hmrf_books_test.c - Check tests of hmrf_books.c: the errno contract; the
+ * charging rules one by one; the papers' examples (Table 1 of H-MRF's
+ * Example 3, and Example 4 with its beta values) in a step model that
+ * drives the books; and the books fed job by job as priority/hmrf feeds
+ * them and account by account as horae-sim feeds them, on generated
+ * traces, giving the same ledgers and the same order.
+ */
+#include <check.h>
+
+#include "check_run.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../hmrf_books.h"
+#include "../rng.h"
+
+static tres_vec_t _v(double cpu, double mem)
+{
+	tres_vec_t v;
+
+	tres_zero(&v);
+	v.v[0] = cpu;
+	v.v[1] = mem;
+	return v;
+}
+
+static hmrf_books_conf_t _conf(hmrf_policy_t policy, window_kind_t kind,
+			       double length)
+{
+	hmrf_books_conf_t c = { .policy = policy, .tres = "cpu,mem",
+				.horizon = 1 };
+
+	c.window.kind = kind;
+	c.window.length = length;
+	return c;
+}
+
+/* --- errno contract ------------------------------------------------------ */
+
+START_TEST(test_badargs)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	hmrf_books_t *b;
+	horae_err_t err;
+	tres_vec_t v = _v(1, 1);
+	size_t order[1];
+	hmrf_job_t job = { .account = 3, .duration = 1 };
+
+	ck_assert_ptr_null(hmrf_books_create(NULL, 0, &err));
+	ck_assert_int_eq(errno, EINVAL);
+	c.horizon = -1;
+	ck_assert_ptr_null(hmrf_books_create(&c, 0, &err));
+	ck_assert_ptr_nonnull(strstr(err.text, "horizon"));
+	c.horizon = 1;
+	c.tres = "";
+	ck_assert_ptr_null(hmrf_books_create(&c, 0, &err));
+	ck_assert_int_eq(errno, EINVAL);
+	c.tres = "cpu,mem";
+	ck_assert_ptr_null(hmrf_books_create(&c, NAN, &err));
+	b = hmrf_books_create(&c, 0, &err);
+	ck_assert_ptr_nonnull(b);
+	/* Nothing to feed outside a pass, nor an unknown account. */
+	ck_assert_int_eq(hmrf_books_running(b, 0, &v, 0), -EINVAL);
+	ck_assert_int_eq(hmrf_books_close(b), -EINVAL);
+	ck_assert_int_eq(hmrf_books_begin(b, INFINITY), -EINVAL);
+	ck_assert_int_eq(hmrf_books_begin(b, 10), 0);
+	ck_assert_int_eq(hmrf_books_running(b, 0, &v, 0), -EINVAL);
+	ck_assert_int_eq(hmrf_books_account(b, "a"), 0);
+	ck_assert_int_eq(hmrf_books_set_weight(b, 0, 0, true), -EINVAL);
+	ck_assert_int_eq(hmrf_books_set_weight(b, 0, INFINITY, true), -EINVAL);
+	ck_assert_int_eq(hmrf_books_set_weight(b, 1, 1, true), -EINVAL);
+	ck_assert_int_eq(hmrf_books_ended(b, 1, 0, &v, 5, 4), -EINVAL);
+	ck_assert_int_eq(hmrf_books_waiting(b, 0, &v, NAN), -EINVAL);
+	v.v[0] = -1;
+	ck_assert_int_eq(hmrf_books_set_capacity(b, &v), -EINVAL);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	ck_assert_int_eq(hmrf_books_rank(b, &job, 1, order, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.text, "account 3"));
+	hmrf_books_destroy(&b);
+	ck_assert_ptr_null(b);
+	hmrf_books_destroy(&b);
+	hmrf_books_destroy(NULL);
+}
+END_TEST
+
+/* --- the charging rules -------------------------------------------------- */
+
+START_TEST(test_running_from_start_or_last_charge)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	hmrf_books_t *b = hmrf_books_create(&c, 100, NULL);
+	tres_vec_t one = _v(1, 0);
+	hmrf_account_t x;
+	int a = hmrf_books_account(b, "a");
+
+	/* Started at 50, before the books' clock: charged from 100. */
+	ck_assert_int_eq(hmrf_books_begin(b, 110), 0);
+	ck_assert_int_eq(hmrf_books_running(b, a, &one, 50), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	ck_assert_int_eq(hmrf_books_get(b, a, &x), 0);
+	ck_assert_double_eq(x.used.v[0], 10);
+	/* Started at 115: charged from its start. */
+	ck_assert_int_eq(hmrf_books_begin(b, 120), 0);
+	ck_assert_int_eq(hmrf_books_running(b, a, &one, 115), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq(x.used.v[0], 15);
+	ck_assert_double_eq(hmrf_books_charged_until(b), 120);
+	/* The clock went back: nothing charged, nothing goes back. */
+	ck_assert_int_eq(hmrf_books_begin(b, 90), 0);
+	ck_assert_int_eq(hmrf_books_running(b, a, &one, 50), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq(x.used.v[0], 15);
+	ck_assert_double_eq(hmrf_books_charged_until(b), 120);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
+START_TEST(test_ended_once)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	hmrf_books_t *b = hmrf_books_create(&c, 0, NULL);
+	tres_vec_t two = _v(2, 0);
+	hmrf_account_t x;
+	int a = hmrf_books_account(b, "a");
+
+	/* Charged at its end (outside a pass), then met again in the walk. */
+	ck_assert_int_eq(hmrf_books_ended(b, 7, a, &two, 2, 6), 0);
+	ck_assert_int_eq(hmrf_books_begin(b, 10), 0);
+	ck_assert_int_eq(hmrf_books_ended(b, 7, a, &two, 2, 6), 0);
+	ck_assert_int_eq(hmrf_books_ended(b, 8, a, &two, 4, 5), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq(x.used.v[0], 2 * 4 + 2 * 1);
+	/* After the close its end lies before the clock: nothing more. */
+	ck_assert_int_eq(hmrf_books_begin(b, 20), 0);
+	ck_assert_int_eq(hmrf_books_ended(b, 7, a, &two, 2, 6), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq(x.used.v[0], 10);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
+/*
+ * The weight sum counts accounts with demand or a configured weight, and
+ * the non-sharing allocation is the demand within that share.
+ */
+START_TEST(test_nonsharing_and_weight_sum)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	hmrf_books_t *b = hmrf_books_create(&c, 0, NULL);
+	tres_vec_t R = _v(100, 100), d = _v(80, 20);
+	hmrf_account_t x;
+	int a = hmrf_books_account(b, "a"), idle = hmrf_books_account(b, "i");
+	int other = hmrf_books_account(b, "o");
+
+	hmrf_books_set_capacity(b, &R);
+	hmrf_books_set_weight(b, a, 1, false);
+	hmrf_books_set_weight(b, idle, 1, false);
+	hmrf_books_set_weight(b, other, 2, true);
+	ck_assert_int_eq(hmrf_books_begin(b, 10), 0);
+	ck_assert_int_eq(hmrf_books_waiting(b, a, &d, 0), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	/* Share 1/3 of R (o is configured, i neither): 80 CPUs scaled to
+	 * 33.3, memory with it. */
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq_tol(x.ns_rate.v[0], 100.0 / 3, 1e-9);
+	ck_assert_double_eq_tol(x.ns_rate.v[1], 20 * (100.0 / 3) / 80, 1e-9);
+	ck_assert_double_eq_tol(x.ns.v[0], 10 * 100.0 / 3, 1e-9);
+	ck_assert(hmrf_books_counted(b, other));
+	ck_assert(!hmrf_books_counted(b, idle));
+	hmrf_books_get(b, other, &x);
+	ck_assert(tres_is_zero(&x.ns_rate));
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
+START_TEST(test_horizon_and_starvation_clock)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_SLIDING, 3600);
+	hmrf_books_t *b;
+	tres_vec_t one = _v(1, 1), R = _v(10, 10);
+	hmrf_account_t x;
+	int a;
+
+	c.horizon = 0;
+	b = hmrf_books_create(&c, 0, NULL);
+	ck_assert_double_eq(hmrf_books_horizon(b), 3600);
+	hmrf_books_destroy(&b);
+	c.window.kind = WINDOW_NONE;
+	b = hmrf_books_create(&c, 0, NULL);
+	ck_assert_double_eq(hmrf_books_horizon(b),
+			    HMRF_BOOKS_HORIZON_NO_WINDOW);
+	a = hmrf_books_account(b, "a");
+	hmrf_books_set_capacity(b, &R);
+	/* Waiting since 40, last start 30: waits since 40; a start at 60
+	 * moves it. */
+	hmrf_books_started(b, a, 30);
+	hmrf_books_begin(b, 50);
+	hmrf_books_waiting(b, a, &one, 45);
+	hmrf_books_waiting(b, a, &one, 40);
+	hmrf_books_close(b);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq(x.waiting_since, 40);
+	hmrf_books_begin(b, 70);
+	hmrf_books_running(b, a, &one, 60);
+	hmrf_books_waiting(b, a, &one, 40);
+	hmrf_books_close(b);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq(x.waiting_since, 60);
+	/* Nothing waiting: not waiting. */
+	hmrf_books_begin(b, 80);
+	hmrf_books_close(b);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq(x.waiting_since, 0);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
+START_TEST(test_seed)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_SLIDING, 100);
+	hmrf_books_t *b = hmrf_books_create(&c, 1000, NULL);
+	tres_vec_t one = _v(1, 0);
+	hmrf_account_t x;
+	double from;
+	int a = hmrf_books_account(b, "a");
+
+	ck_assert_int_eq(hmrf_books_seed_span(b, 1000, &from), 0);
+	ck_assert_double_eq(from, 900);
+	ck_assert_int_eq(hmrf_books_seed(b, a, &one, 850, 950, from, 1000), 1);
+	ck_assert_int_eq(hmrf_books_seed(b, a, &one, 990, 0, from, 1000), 1);
+	ck_assert_int_eq(hmrf_books_seed(b, a, &one, 10, 20, from, 1000), 0);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq(x.used.v[0], 50 + 10);
+	hmrf_books_destroy(&b);
+	c.window.kind = WINDOW_NONE;
+	b = hmrf_books_create(&c, 1000, NULL);
+	ck_assert_int_eq(hmrf_books_seed_span(b, 1000, &from), -ENOENT);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
+/* --- the step model: the papers' examples -------------------------------- */
+
+/*
+ * Two accounts on 100 CPUs / 100 GB.  At each step t the books are told
+ * what happened over [t-1, t] (the tasks that ran, the tasks left
+ * waiting); then what waits now, and the tasks are started in the order
+ * the books rank them, each that still fits.  Tasks last one step.
+ */
+typedef struct step_model {
+	hmrf_policy_t policy;
+	window_spec_t window;
+	double weight[2];
+	tres_vec_t task[2];
+	int steps;
+	const int *arrivals[2]; /* new tasks per step; NULL: always 200 */
+	int ran[2][512];
+	double beta[2][512]; /* after each step */
+	hmrf_books_t *books;
+} step_model_t;
+
+static void _feed(step_model_t *m, double now, const int *running,
+		  const int *waiting)
+{
+	ck_assert_int_eq(hmrf_books_begin(m->books, now), 0);
+	for (int a = 0; a < 2; a++) {
+		tres_vec_t r = m->task[a], w = m->task[a];
+
+		tres_scale(&r, running[a]);
+		tres_scale(&w, waiting[a]);
+		if (running[a])
+			ck_assert_int_eq(hmrf_books_running(m->books, a, &r,
+							    now - 1),
+					 0);
+		ck_assert_int_eq(hmrf_books_waiting(m->books, a, &w, now), 0);
+	}
+	ck_assert_int_eq(hmrf_books_close(m->books), 0);
+}
+
+/* Close step t-1 (its tasks ran over [t-1, t]); its betas. */
+static void _close_step(step_model_t *m, int t, const int *pending)
+{
+	int ran[2] = { m->ran[0][t - 1], m->ran[1][t - 1] };
+	int left[2] = { pending[0], pending[1] };
+	hmrf_account_t x;
+
+	_feed(m, t, ran, left);
+	for (int a = 0; a < 2; a++) {
+		hmrf_books_get(m->books, a, &x);
+		m->beta[a][t - 1] = hmrf_beta(&x.used, &x.ns);
+	}
+}
+
+static void _step(step_model_t *m, int t, int *pending)
+{
+	hmrf_job_t jobs[1024];
+	size_t order[1024], n = 0;
+	tres_vec_t used, R = _v(100, 100);
+	int none[2] = { 0, 0 }, run[2] = { 0, 0 };
+
+	_feed(m, t, none, pending);
+	for (int a = 0; a < 2; a++) {
+		for (int k = 0; k < pending[a]; k++) {
+			ck_assert_uint_lt(n, 1024);
+			jobs[n].account = a;
+			jobs[n].tres = m->task[a];
+			jobs[n++].duration = 1;
+		}
+	}
+	ck_assert_int_eq(hmrf_books_rank(m->books, jobs, n, order, NULL), 0);
+	tres_zero(&used);
+	for (size_t k = 0; k < n; k++) {
+		tres_vec_t after = used;
+
+		tres_add(&after, &jobs[order[k]].tres);
+		if (!tres_fits(&after, &R))
+			continue;
+		used = after;
+		run[jobs[order[k]].account]++;
+	}
+	for (int a = 0; a < 2; a++) {
+		pending[a] -= run[a];
+		m->ran[a][t] = run[a];
+	}
+}
+
+static void _run(step_model_t *m)
+{
+	hmrf_books_conf_t c = _conf(m->policy, m->window.kind,
+				    m->window.length);
+	tres_vec_t R = _v(100, 100);
+	int pending[2] = { 0, 0 };
+
+	m->books = hmrf_books_create(&c, 0, NULL);
+	ck_assert_ptr_nonnull(m->books);
+	hmrf_books_set_capacity(m->books, &R);
+	for (int a = 0; a < 2; a++) {
+		ck_assert_int_eq(hmrf_books_account(m->books, a ? "b" : "a"),
+				 a);
+		hmrf_books_set_weight(m->books, a, m->weight[a], true);
+	}
+	for (int t = 0; t < m->steps; t++) {
+		if (t)
+			_close_step(m, t, pending);
+		for (int a = 0; a < 2; a++)
+			pending[a] = m->arrivals[a] ? pending[a] +
+							      m->arrivals[a][t] :
+						      200;
+		_step(m, t, pending);
+	}
+	_close_step(m, m->steps, pending);
+}
+
+static void _done(step_model_t *m)
+{
+	hmrf_books_destroy(&m->books);
+}
+
+static double _aggregate(const step_model_t *m, int a)
+{
+	hmrf_account_t x;
+
+	hmrf_books_get(m->books, a, &x);
+	return x.used.v[0] + x.used.v[1];
+}
+
+static const int example3_a[] = { 30, 20, 27, 10 };
+static const int example3_b[] = { 4, 24, 8, 30 };
+
+static void _example3(step_model_t *m, hmrf_policy_t policy,
+		      window_kind_t kind, double length)
+{
+	memset(m, 0, sizeof(*m));
+	m->policy = policy;
+	m->window.kind = kind;
+	m->window.length = length;
+	m->weight[0] = m->weight[1] = 1;
+	m->task[0] = _v(1, 4);
+	m->task[1] = _v(4, 1);
+	m->steps = 4;
+	m->arrivals[0] = example3_a;
+	m->arrivals[1] = example3_b;
+	_run(m);
+}
+
+static void _assert_steps(const step_model_t *m, const int *a, const int *b)
+{
+	for (int t = 0; t < 4; t++) {
+		ck_assert_msg(m->ran[0][t] == a[t] && m->ran[1][t] == b[t],
+			      "%s t%d: A %d (want %d), B %d (want %d)",
+			      hmrf_policy_name(m->policy), t + 1, m->ran[0][t],
+			      a[t], m->ran[1][t], b[t]);
+	}
+}
+
+START_TEST(test_table1_drf)
+{
+	static const int a[] = { 24, 20, 22, 20 }, b[] = { 4, 20, 12, 20 };
+	step_model_t m;
+
+	_example3(&m, HMRF_POLICY_DRF, WINDOW_NONE, 0);
+	_assert_steps(&m, a, b);
+	_done(&m);
+}
+END_TEST
+
+START_TEST(test_table1_hmrf)
+{
+	static const int a[] = { 24, 4, 23, 8 }, b[] = { 4, 24, 8, 23 };
+	step_model_t m;
+
+	_example3(&m, HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	_assert_steps(&m, a, b);
+	/* Totals 59 and 59: equal aggregate usage, as the paper says. */
+	ck_assert_double_eq(_aggregate(&m, 0), 59 * 5);
+	ck_assert_double_eq(_aggregate(&m, 1), 59 * 5);
+	_done(&m);
+}
+END_TEST
+
+/*
+ * Example 4 (Figs. 3-5): 100 CPUs / 100 GB, A's tasks <1, 2>, B's <1, 1>,
+ * equal weights; 15 and 80 tasks at t1, 60 and 40 to run at t2 (B's 10
+ * left over plus 30 new).  The paper: LT-DRF 15/70 then 35/30, LT-AF 15/70
+ * then 42/16, H-MRF 15/70 then 40/20 with beta_A = 1, beta_B = 1.4 after
+ * t1 and beta_A = 1.375, beta_B = 1 after t2.
+ */
+static const int example4_a[] = { 15, 60 };
+static const int example4_b[] = { 80, 30 };
+
+static const struct {
+	hmrf_policy_t policy;
+	int a[2], b[2];
+} example4_cases[] = {
+	{ HMRF_POLICY_LT_DRF, { 15, 35 }, { 70, 30 } },
+	{ HMRF_POLICY_LT_AF, { 15, 42 }, { 70, 16 } },
+	{ HMRF_POLICY_HMRF, { 15, 40 }, { 70, 20 } },
+};
+
+START_TEST(test_example4)
+{
+	step_model_t m;
+
+	memset(&m, 0, sizeof(m));
+	m.policy = example4_cases[_i].policy;
+	m.window.kind = WINDOW_NONE;
+	m.weight[0] = m.weight[1] = 1;
+	m.task[0] = _v(1, 2);
+	m.task[1] = _v(1, 1);
+	m.steps = 2;
+	m.arrivals[0] = example4_a;
+	m.arrivals[1] = example4_b;
+	_run(&m);
+	for (int t = 0; t < 2; t++)
+		ck_assert_msg(m.ran[0][t] == example4_cases[_i].a[t] &&
+				      m.ran[1][t] == example4_cases[_i].b[t],
+			      "%s t%d: A %d (want %d), B %d (want %d)",
+			      hmrf_policy_name(m.policy), t + 1, m.ran[0][t],
+			      example4_cases[_i].a[t], m.ran[1][t],
+			      example4_cases[_i].b[t]);
+	if (m.policy == HMRF_POLICY_HMRF) {
+		ck_assert_double_eq_tol(m.beta[0][0], 1, 1e-12);
+		ck_assert_double_eq_tol(m.beta[1][0], 1.4, 1e-12);
+		ck_assert_double_eq_tol(m.beta[0][1], 1.375, 1e-12);
+		ck_assert_double_eq_tol(m.beta[1][1], 1, 1e-12);
+		/* Aggregates 165 and 180 (Fig. 5), in CPU + GB. */
+		ck_assert_double_eq(_aggregate(&m, 0), 165);
+		ck_assert_double_eq(_aggregate(&m, 1), 180);
+	}
+	_done(&m);
+}
+END_TEST
+
+/* A window no longer than a step forgets everything between steps. */
+START_TEST(test_short_window_is_memoryless)
+{
+	static const int a[] = { 24, 20, 22, 20 }, b[] = { 4, 20, 12, 20 };
+	step_model_t m;
+
+	_example3(&m, HMRF_POLICY_HMRF, WINDOW_TUMBLING, 1);
+	_assert_steps(&m, a, b);
+	_done(&m);
+	_example3(&m, HMRF_POLICY_HMRF, WINDOW_TUMBLING, 0.25);
+	_assert_steps(&m, a, b);
+	_done(&m);
+}
+END_TEST
+
+/* A window longer than the run remembers it all. */
+START_TEST(test_table1_long_windows_remember)
+{
+	step_model_t m;
+
+	_example3(&m, HMRF_POLICY_HMRF, WINDOW_SLIDING, 10);
+	ck_assert_int_eq(m.ran[0][3] + m.ran[0][2] + m.ran[0][1] + m.ran[0][0],
+			 59);
+	_done(&m);
+}
+END_TEST
+
+START_TEST(test_weights_2_to_1)
+{
+	step_model_t m;
+	double ratio;
+
+	memset(&m, 0, sizeof(m));
+	m.policy = HMRF_POLICY_HMRF;
+	m.window.kind = WINDOW_NONE;
+	m.weight[0] = 2;
+	m.weight[1] = 1;
+	m.task[0] = _v(1, 4);
+	m.task[1] = _v(4, 1);
+	m.steps = 300;
+	_run(&m);
+	ratio = _aggregate(&m, 0) / _aggregate(&m, 1);
+	ck_assert_msg(fabs(ratio / 2 - 1) < 0.01,
+		      "aggregate ratio %.4f, want 2 within 1%%", ratio);
+	_done(&m);
+}
+END_TEST
+
+/* --- one set of books: fed as the plugin feeds them and as the simulator --- */
+
+/*
+ * A generated trace: jobs of three accounts with a submit, a start and an
+ * end on a grid of whole seconds (start and end 0: never started).  Both
+ * feeders see every time something happens, and at each tell the books
+ * what held over the interval that ends there:
+ *  - the plugin's way: job by job, running ones with their start times,
+ *    ended ones with their ids (the first pass after an end may meet the
+ *    job again, as slurmctld's job list still holds it), waiting ones with
+ *    their submit times;
+ *  - the simulator's way: account by account, what it held in total
+ *    (since before the last charge) and what it waited for in total with
+ *    its earliest submit, starts reported as they happen.
+ * Then both rank the jobs waiting after the changes.  The ledgers and the
+ * order must be the same.
+ */
+#define EQ_JOBS 60
+#define EQ_ACCTS 3
+
+typedef struct eq_job {
+	int account;
+	tres_vec_t tres;
+	double submit, start, end, duration;
+} eq_job_t;
+
+static void _gen(rng_t *r, eq_job_t *jobs)
+{
+	for (int j = 0; j < EQ_JOBS; j++) {
+		eq_job_t *x = &jobs[j];
+
+		x->account = (int)rng_below(r, EQ_ACCTS);
+		x->tres = _v(1 + (double)rng_below(r, 8),
+			     1 + (double)rng_below(r, 8));
+		x->submit = (double)rng_below(r, 200);
+		x->duration = 1 + (double)rng_below(r, 50);
+		if (rng_below(r, 4)) {
+			x->start = x->submit + (double)rng_below(r, 40);
+			x->end = x->start + x->duration;
+		} else {
+			x->start = x->end = 0;
+		}
+	}
+}
+
+static bool _running_over(const eq_job_t *x, double t0, double t1)
+{
+	return x->start > 0 && x->start <= t0 && x->end >= t1;
+}
+
+static bool _waiting_over(const eq_job_t *x, double t0, double t1)
+{
+	return x->submit <= t0 && (x->start == 0 || x->start >= t1);
+}
+
+static hmrf_books_t *_eq_books(hmrf_policy_t policy, window_kind_t kind)
+{
+	hmrf_books_conf_t c = _conf(policy, kind, 120);
+	hmrf_books_t *b;
+	tres_vec_t R = _v(40, 40);
+
+	c.horizon = 0;
+	c.timeout = 90;
+	b = hmrf_books_create(&c, 0, NULL);
+	ck_assert_ptr_nonnull(b);
+	hmrf_books_set_capacity(b, &R);
+	for (int a = 0; a < EQ_ACCTS; a++) {
+		char name[8] = { (char)('a' + a), 0 };
+
+		ck_assert_int_eq(hmrf_books_account(b, name), a);
+		hmrf_books_set_weight(b, a, 1 + a, a != 1);
+	}
+	return b;
+}
+
+/* The plugin's way over [t0, t1] (times of the trace). */
+static void _feed_jobs(hmrf_books_t *b, const eq_job_t *jobs, double t0,
+		       double t1)
+{
+	ck_assert_int_eq(hmrf_books_begin(b, t1), 0);
+	for (int j = 0; j < EQ_JOBS; j++) {
+		const eq_job_t *x = &jobs[j];
+
+		if (_running_over(x, t0, t1))
+			ck_assert_int_eq(hmrf_books_running(b, x->account,
+							    &x->tres, x->start),
+					 0);
+		else if (x->start > 0 && x->end <= t0)
+			ck_assert_int_eq(hmrf_books_ended(b, (uint32_t)j + 1,
+							  x->account, &x->tres,
+							  x->start, x->end),
+					 0);
+		if (_waiting_over(x, t0, t1))
+			ck_assert_int_eq(hmrf_books_waiting(b, x->account,
+							    &x->tres,
+							    x->submit),
+					 0);
+	}
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+}
+
+/* The simulator's way over [t0, t1]. */
+static void _feed_accounts(hmrf_books_t *b, const eq_job_t *jobs, double t0,
+			   double t1)
+{
+	tres_vec_t run[EQ_ACCTS], wait[EQ_ACCTS];
+	double first[EQ_ACCTS];
+
+	for (int a = 0; a < EQ_ACCTS; a++) {
+		tres_zero(&run[a]);
+		tres_zero(&wait[a]);
+		first[a] = INFINITY;
+	}
+	for (int j = 0; j < EQ_JOBS; j++) {
+		const eq_job_t *x = &jobs[j];
+
+		if (_running_over(x, t0, t1))
+			tres_add(&run[x->account], &x->tres);
+		if (_waiting_over(x, t0, t1)) {
+			tres_add(&wait[x->account], &x->tres);
+			first[x->account] = fmin(first[x->account], x->submit);
+		}
+	}
+	ck_assert_int_eq(hmrf_books_begin(b, t1), 0);
+	for (int a = 0; a < EQ_ACCTS; a++) {
+		if (!tres_is_zero(&run[a]))
+			ck_assert_int_eq(hmrf_books_running(b, a, &run[a],
+							    -INFINITY),
+					 0);
+		if (!tres_is_zero(&wait[a]))
+			ck_assert_int_eq(hmrf_books_waiting(b, a, &wait[a],
+							    first[a]),
+					 0);
+	}
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+}
+
+static int _cmp_double(const void *x, const void *y)
+{
+	double p = *(const double *)x, q = *(const double *)y;
+
+	return p < q ? -1 : p > q;
+}
+
+/* Every distinct time something happens, in order; returns the count. */
+static int _times(const eq_job_t *jobs, double *t)
+{
+	int n = 0, m = 0;
+
+	for (int j = 0; j < EQ_JOBS; j++) {
+		t[n++] = jobs[j].submit;
+		if (jobs[j].start > 0) {
+			t[n++] = jobs[j].start;
+			t[n++] = jobs[j].end;
+		}
+	}
+	qsort(t, (size_t)n, sizeof(*t), _cmp_double);
+	for (int k = 0; k < n; k++)
+		if (!m || t[k] != t[m - 1])
+			t[m++] = t[k];
+	return m;
+}
+
+static void _assert_same_books(const hmrf_books_t *p, const hmrf_books_t *s,
+			       double t)
+{
+	for (int a = 0; a < EQ_ACCTS; a++) {
+		hmrf_account_t x, y;
+
+		hmrf_books_get(p, a, &x);
+		hmrf_books_get(s, a, &y);
+		for (int i = 0; i < 2; i++) {
+			ck_assert_msg(fabs(x.used.v[i] - y.used.v[i]) < 1e-6,
+				      "t=%g account %d used[%d]: %g vs %g", t,
+				      a, i, x.used.v[i], y.used.v[i]);
+			ck_assert_msg(fabs(x.ns.v[i] - y.ns.v[i]) < 1e-6,
+				      "t=%g account %d ns[%d]: %g vs %g", t, a,
+				      i, x.ns.v[i], y.ns.v[i]);
+		}
+		ck_assert_double_eq(x.waiting_since, y.waiting_since);
+	}
+}
+
+static const struct {
+	hmrf_policy_t policy;
+	window_kind_t window;
+} eq_cases[] = {
+	{ HMRF_POLICY_HMRF, WINDOW_NONE },
+	{ HMRF_POLICY_HMRF, WINDOW_SLIDING },
+	{ HMRF_POLICY_HMRF, WINDOW_TUMBLING },
+	{ HMRF_POLICY_LT_DRF, WINDOW_SLIDING },
+	{ HMRF_POLICY_DRF, WINDOW_NONE },
+};
+
+START_TEST(test_plugin_and_simulator_feed_the_same_books)
+{
+	eq_job_t jobs[EQ_JOBS];
+	double t[3 * EQ_JOBS];
+	hmrf_job_t pend[EQ_JOBS];
+	size_t op[EQ_JOBS], os[EQ_JOBS];
+	int seeds = 40, ranked = 0;
+
+	for (int seed = 1; seed <= seeds; seed++) {
+		rng_t rs, *r = &rs;
+		hmrf_books_t *p = _eq_books(eq_cases[_i].policy,
+					    eq_cases[_i].window);
+		hmrf_books_t *s = _eq_books(eq_cases[_i].policy,
+					    eq_cases[_i].window);
+		int n;
+		double prev = 0;
+
+		rng_seed(r, (uint64_t)seed);
+		_gen(r, jobs);
+		n = _times(jobs, t);
+		for (int k = 0; k < n; k++) {
+			size_t np = 0;
+
+			_feed_jobs(p, jobs, prev, t[k]);
+			_feed_accounts(s, jobs, prev, t[k]);
+			/* The simulator reports the starts at t[k] as they
+			 * happen; the plugin meets them in the next walk. */
+			for (int j = 0; j < EQ_JOBS; j++)
+				if (jobs[j].start == t[k])
+					hmrf_books_started(s, jobs[j].account,
+							   t[k]);
+			_feed_jobs(p, jobs, t[k], t[k]);
+			_feed_accounts(s, jobs, t[k], t[k]);
+			_assert_same_books(p, s, t[k]);
+			for (int j = 0; j < EQ_JOBS; j++) {
+				if (!_waiting_over(&jobs[j], t[k], t[k]))
+					continue;
+				pend[np].account = jobs[j].account;
+				pend[np].tres = jobs[j].tres;
+				pend[np++].duration = jobs[j].duration;
+			}
+			ck_assert_int_eq(hmrf_books_rank(p, pend, np, op, NULL),
+					 0);
+			ck_assert_int_eq(hmrf_books_rank(s, pend, np, os, NULL),
+					 0);
+			for (size_t k2 = 0; k2 < np; k2++)
+				ck_assert_msg(op[k2] == os[k2],
+					      "seed %d t=%g: position %zu differs",
+					      seed, t[k], k2);
+			ranked += np > 1;
+			prev = t[k];
+		}
+		hmrf_books_destroy(&p);
+		hmrf_books_destroy(&s);
+	}
+	/* The traces exercised the ranking, not only the ledgers. */
+	ck_assert_int_gt(ranked, seeds * 10);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("hmrf_books");
+	TCase *tc = tcase_create("badargs");
+
+	tcase_add_test(tc, test_badargs);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rules");
+	tcase_add_test(tc, test_running_from_start_or_last_charge);
+	tcase_add_test(tc, test_ended_once);
+	tcase_add_test(tc, test_nonsharing_and_weight_sum);
+	tcase_add_test(tc, test_horizon_and_starvation_clock);
+	tcase_add_test(tc, test_seed);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("papers");
+	tcase_add_test(tc, test_table1_drf);
+	tcase_add_test(tc, test_table1_hmrf);
+	tcase_add_loop_test(tc, test_example4, 0,
+			    (int)(sizeof(example4_cases) /
+				  sizeof(example4_cases[0])));
+	tcase_add_test(tc, test_short_window_is_memoryless);
+	tcase_add_test(tc, test_table1_long_windows_remember);
+	tcase_add_test(tc, test_weights_2_to_1);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("one_set_of_books");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_plugin_and_simulator_feed_the_same_books,
+			    0, (int)(sizeof(eq_cases) / sizeof(eq_cases[0])));
+	suite_add_tcase(s, tc);
+	return check_run(s);
+}
