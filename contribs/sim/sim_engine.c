@@ -9,11 +9,13 @@
 #define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eunomia.h"
 #include "hmrf.h"
+#include "hmrf_books.h"
 #include "justice.h"
 #include "justice_history.h"
 #include "ledger.h"
@@ -50,7 +52,6 @@ typedef struct acct {
 	double rate; /* progress per second: CPUs x speed */
 	double mono_tasks;
 	int qhead, qtail;
-	double waiting_since;
 	double gap; /* Eunomia placement gap, this pass */
 } acct_t;
 
@@ -65,8 +66,9 @@ typedef struct sim {
 	int *open, nopen;
 	int *open_pos; /* position in open[], -1 */
 	tres_vec_t cap, idle_total;
-	double total_cpus, total_rate, wsum;
-	ledger_t *usage, *ns, *progress;
+	double total_cpus, total_rate;
+	hmrf_books_t *books; /* H-MRF's, as priority/hmrf keeps them */
+	ledger_t *progress;
 	ev_t *heap;
 	size_t nheap, heapcap;
 	place_rrr_t *rrr;
@@ -81,7 +83,6 @@ typedef struct sim {
 	justice_estimate_t *je;
 	int *ent_job;
 	size_t *order;
-	hmrf_account_t *ha;
 	tsf_account_t *ta;
 	eunomia_account_t *ea;
 	psdsf_user_t *pu;
@@ -254,6 +255,39 @@ static ev_t _pop(sim_t *s)
 
 /* --- books ------------------------------------------------------------- */
 
+/* The submit time of the first job in a's queue with tasks to start. */
+static double _earliest(const sim_t *s, int a)
+{
+	for (int j = s->ac[a].qhead; j >= 0; j = s->js[j].next)
+		if (!s->js[j].final && s->js[j].started < s->js[j].given)
+			return s->t->jobs[j].submit;
+	return INFINITY;
+}
+
+/*
+ * Tell H-MRF's books what every account held and waited for over
+ * [charged, t] (or, with t == charged, what it holds and waits for now,
+ * before a ranking): the books charge it.
+ */
+static int _books_feed(sim_t *s, double t)
+{
+	hmrf_books_t *b = s->books;
+
+	if (hmrf_books_begin(b, t))
+		return -EINVAL;
+	for (int a = 0; a < s->na; a++) {
+		const acct_t *ac = &s->ac[a];
+
+		if (!tres_is_zero(&ac->running) &&
+		    hmrf_books_running(b, a, &ac->running, -INFINITY))
+			return -EINVAL;
+		if (!tres_is_zero(&ac->pending) &&
+		    hmrf_books_waiting(b, a, &ac->pending, _earliest(s, a)))
+			return -EINVAL;
+	}
+	return hmrf_books_close(b);
+}
+
 /* Charge what every account held over [charged, t] and move the clocks. */
 static int _charge(sim_t *s, double t)
 {
@@ -261,25 +295,20 @@ static int _charge(sim_t *s, double t)
 
 	if (dt <= 0)
 		return 0;
+	if (_books_feed(s, t))
+		return -EINVAL;
 	for (int a = 0; a < s->na; a++) {
 		acct_t *ac = &s->ac[a];
-		tres_vec_t demand = ac->running, share, nsv, rate;
+		tres_vec_t rate;
 
-		tres_add(&demand, &ac->pending);
-		hmrf_fair_share(&s->cap, s->t->accounts[a].weight, s->wsum,
-				&share);
-		hmrf_nonsharing(&demand, &share, &nsv);
 		tres_zero(&rate);
 		rate.v[0] = ac->rate;
-		if (ledger_charge(s->usage, a, &ac->running, s->charged, t) ||
-		    ledger_charge(s->ns, a, &nsv, s->charged, t) ||
-		    ledger_charge(s->progress, a, &rate, s->charged, t))
+		if (ledger_charge(s->progress, a, &rate, s->charged, t))
 			return -EINVAL;
 		for (int i = 0; i < TRES_MAX; i++)
 			s->r->used.v[i] += ac->running.v[i] * dt;
 	}
-	if (ledger_advance(s->usage, t) || ledger_advance(s->ns, t) ||
-	    ledger_advance(s->progress, t))
+	if (ledger_advance(s->progress, t))
 		return -EINVAL;
 	s->charged = t;
 	return 0;
@@ -308,6 +337,7 @@ static int _sample(sim_t *s, double t)
 		const acct_t *ac = &s->ac[a];
 		double w = s->t->accounts[a].weight;
 		sim_sample_t *x;
+		hmrf_account_t h;
 		tres_vec_t used, nsv;
 
 		if (s->r->nsamples == s->scap) {
@@ -321,8 +351,9 @@ static int _sample(sim_t *s, double t)
 			s->scap = n;
 		}
 		x = &s->r->samples[s->r->nsamples++];
-		ledger_usage(s->usage, a, &used);
-		ledger_usage(s->ns, a, &nsv);
+		hmrf_books_get(s->books, a, &h);
+		used = h.used;
+		nsv = h.ns;
 		x->t = t;
 		x->account = a;
 		x->running_tasks = ac->running_tasks;
@@ -469,7 +500,7 @@ static int _start_task(sim_t *s, int j, int n)
 	ac->running_tasks++;
 	ac->pending_tasks--;
 	ac->rate += job->demand.v[s->cpu] * speed;
-	ac->waiting_since = 0;
+	hmrf_books_started(s->books, job->account, s->now);
 	if (!js->started)
 		jr->start = s->now;
 	js->started++;
@@ -566,8 +597,6 @@ static int _arrive(sim_t *s, int j)
 	tres_scale(&want, js->given);
 	tres_add(&ac->pending, &want);
 	ac->pending_tasks += js->given;
-	if (ac->running_tasks == 0 && ac->waiting_since == 0)
-		ac->waiting_since = s->now > 0 ? s->now : EPS;
 	if (ac->mono_tasks == 0) {
 		bool *el = s->fits;
 
@@ -743,30 +772,13 @@ static int _rank(sim_t *s, size_t n)
 			s->order[k] = k;
 		qsort_r(s->order, n, sizeof(size_t), _cmp_fifo, s);
 		return 0;
-	case SIM_ORDER_HMRF: {
-		hmrf_params_t p = {
-			.policy = s->c->policy.hmrf,
-			.capacity = s->cap,
-			.now = s->now,
-			.timeout = s->c->timeout,
-			.horizon = s->c->horizon > 0 ? s->c->horizon : INFINITY,
-			.elapsed =
-				s->now - fmax(ledger_window_start(s->usage), 0),
-		};
-
-		for (int a = 0; a < s->na; a++) {
-			hmrf_account_t *h = &s->ha[a];
-
-			memset(h, 0, sizeof(*h));
-			h->weight = s->t->accounts[a].weight;
-			ledger_usage(s->usage, a, &h->used);
-			ledger_usage(s->ns, a, &h->ns);
-			h->running = s->ac[a].running;
-			h->waiting_since = s->ac[a].waiting_since;
-		}
-		rc = hmrf_rank(&p, s->ha, s->na, s->hj, n, s->order, NULL);
+	case SIM_ORDER_HMRF:
+		/* The books as they are now, after this instant's events. */
+		rc = _books_feed(s, s->now);
+		if (!rc)
+			rc = hmrf_books_rank(s->books, s->hj, n, s->order,
+					     NULL);
 		break;
-	}
 	case SIM_ORDER_TSF:
 		for (int a = 0; a < s->na; a++) {
 			s->ta[a].weight = s->t->accounts[a].weight;
@@ -1090,11 +1102,51 @@ static int _pass(sim_t *s)
 
 /* --- set-up and the loop ----------------------------------------------- */
 
+/* H-MRF's books over the trace's TRES, accounts and weights. */
+static int _books_create(sim_t *s, horae_err_t *err)
+{
+	const sim_config_t *c = s->c;
+	char tres[256] = "";
+	hmrf_books_conf_t bc = { .policy = c->policy.hmrf,
+				 .window = c->window,
+				 .bucket = c->bucket,
+				 .tres = tres,
+				 .timeout = c->timeout,
+				 .horizon = c->horizon,
+				 .borrow_limit = c->borrow_limit };
+	size_t len = 0;
+
+	for (int i = 0; i < tres_layout_count(s->t->layout); i++) {
+		int n = snprintf(tres + len, sizeof(tres) - len, "%s%s",
+				 i ? "," : "",
+				 tres_layout_name(s->t->layout, i));
+
+		if (n < 0 || (size_t)n >= sizeof(tres) - len)
+			return err_set(err, -EINVAL,
+				       "the trace's TRES list is too long");
+		len += (size_t)n;
+	}
+	if (!(s->books = hmrf_books_create(&bc, 0, err)))
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	for (int a = 0; a < s->na; a++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "%d", a);
+		if (hmrf_books_account(s->books, name) != a ||
+		    hmrf_books_set_weight(s->books, a,
+					  s->t->accounts[a].weight, true))
+			return err_set(err, -EINVAL,
+				       "account %d has weight %g; it must be > 0",
+				       a, s->t->accounts[a].weight);
+	}
+	return hmrf_books_set_capacity(s->books, &s->cap);
+}
+
 static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 		  horae_err_t *err)
 {
-	int ntres = tres_layout_count(t->layout);
 	size_t scratch = (size_t)t->nnodes * (t->naccounts + 1) + 16;
+	int rc;
 
 	s->t = t;
 	s->c = c;
@@ -1112,7 +1164,6 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	s->idle = calloc(s->nn, sizeof(*s->idle));
 	s->open = calloc(s->nn, sizeof(int));
 	s->open_pos = calloc(s->nn, sizeof(int));
-	s->ha = calloc(s->na, sizeof(*s->ha));
 	s->ta = calloc(s->na, sizeof(*s->ta));
 	s->ea = calloc(s->na, sizeof(*s->ea));
 	s->pu = calloc(s->na, sizeof(*s->pu));
@@ -1123,7 +1174,7 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	s->ocap = calloc(s->nn, sizeof(tres_vec_t));
 	s->oidle = calloc(s->nn, sizeof(tres_vec_t));
 	if (!s->r || !s->js || !s->ac || !s->idle || !s->open || !s->open_pos ||
-	    !s->ha || !s->ta || !s->ea || !s->pu || !s->pn || !s->pidx ||
+	    !s->ta || !s->ea || !s->pu || !s->pn || !s->pidx ||
 	    !s->scores || !s->fits || !s->ocap || !s->oidle)
 		return -ENOMEM;
 	s->r->njobs = t->njobs;
@@ -1142,7 +1193,6 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	}
 	for (int a = 0; a < s->na; a++) {
 		s->ac[a].qhead = s->ac[a].qtail = -1;
-		s->wsum += t->accounts[a].weight;
 	}
 	for (int n = 0; n < s->nn; n++) {
 		s->idle[n] = t->nodes[n].capacity;
@@ -1155,12 +1205,11 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	}
 	s->idle_total = s->cap;
 	s->r->capacity = s->cap;
-	if (!(s->usage = ledger_create(&c->window, c->bucket, ntres, 0, err)) ||
-	    !(s->ns = ledger_create(&c->window, c->bucket, ntres, 0, err)) ||
-	    !(s->progress = ledger_create(&c->window, c->bucket, 1, 0, err)))
+	if ((rc = _books_create(s, err)))
+		return rc;
+	if (!(s->progress = ledger_create(&c->window, c->bucket, 1, 0, err)))
 		return -EINVAL;
-	if (ledger_grow(s->usage, s->na) || ledger_grow(s->ns, s->na) ||
-	    ledger_grow(s->progress, s->na))
+	if (ledger_grow(s->progress, s->na))
 		return -ENOMEM;
 	if (c->placement.rrr && !(s->rrr = place_rrr_create(s->nn, c->seed)))
 		return -ENOMEM;
@@ -1189,7 +1238,6 @@ static void _teardown(sim_t *s)
 	free(s->je);
 	free(s->ent_job);
 	free(s->order);
-	free(s->ha);
 	free(s->ta);
 	free(s->ea);
 	free(s->pu);
@@ -1199,8 +1247,7 @@ static void _teardown(sim_t *s)
 	free(s->fits);
 	free(s->ocap);
 	free(s->oidle);
-	ledger_destroy(&s->usage);
-	ledger_destroy(&s->ns);
+	hmrf_books_destroy(&s->books);
 	ledger_destroy(&s->progress);
 	place_rrr_destroy(&s->rrr);
 	justice_history_destroy(&s->hist);

@@ -31,7 +31,9 @@ typedef struct sim_config {
 	window_spec_t window; /* the accounting window (H-MRF, Eunomia) */
 	double bucket; /* sliding window bucket, s; 0: L/64 */
 	double timeout; /* H-MRF starvation guard, s; 0: off */
-	double horizon; /* H-MRF virtual charge cap, s; 0: none */
+	double horizon; /* H-MRF virtual charge cap, s; 0: the window
+			 * length, 7 days without one (hmrf_books.h) */
+	double borrow_limit; /* H-MRF borrow limit; 0: none */
 	uint64_t seed; /* randomized round robin */
 	double sample; /* series sample period, s; 0: none */
 	double until; /* stop the clock here; 0: when all ended */

@@ -175,6 +175,23 @@ static void _hmrf_table1(builder_t *b, const sim_gen_opts_t *o)
 }
 
 /*
+ * H-MRF Example 4 (Figs. 3-5): the same cluster, A's tasks <1 CPU, 2 GB>,
+ * B's <1 CPU, 1 GB>; at t1 (0 s) A submits 15 tasks and B 80; at t2 (1
+ * s) there are 60 of A's and 40 of B's to run: 60 new for A, 30 new for
+ * B beside its 10 left over.  A task lasts one step.
+ */
+static void _hmrf_example4(builder_t *b, const sim_gen_opts_t *o)
+{
+	(void)o;
+	_b_nodes(b, "n1", 1, "cpu=100,mem=100G", 1.0, "");
+	_b_accounts(b, "A", "B", NULL);
+	_b_job(b, 0, 0, 15, "cpu=1,mem=2G", 1);
+	_b_job(b, 1, 0, 80, "cpu=1,mem=1G", 1);
+	_b_job(b, 0, 1, 60, "cpu=1,mem=2G", 1);
+	_b_job(b, 1, 1, 30, "cpu=1,mem=1G", 1);
+}
+
+/*
  * Eunomia's micro-benchmark (Tables III and IV): 20 nodes of 4 cores and
  * 4 GB, five of each normalized performance 1.0, 1.5, 2.0, 3.0; four jobs
  * of 1000 tasks of one core and 1 GB, mean task time 2 s on type-1 nodes
@@ -370,6 +387,7 @@ static const struct {
 	bool stream; /* takes jobs and load */
 } gens[] = {
 	{ "hmrf-table1", "cpu,mem", _hmrf_table1, false },
+	{ "hmrf-example4", "cpu,mem", _hmrf_example4, false },
 	{ "eunomia-micro", "cpu,mem", _eunomia_micro, false },
 	{ "psdsf-example", "cpu,mem", _psdsf_example, false },
 	{ "drfh-fig1", "cpu,mem", _drfh_fig1, false },
@@ -380,7 +398,7 @@ static const struct {
 
 /* gens' names, in its order. */
 static const char *const names[NGENS + 1] = {
-	"hmrf-table1", "eunomia-micro", "psdsf-example",
+	"hmrf-table1", "hmrf-example4", "eunomia-micro", "psdsf-example",
 	"drfh-fig1",   "drfh-dynamic",	"justice",
 	NULL,
 };

@@ -7,6 +7,9 @@
  *                  100 GB; A's tasks <1 CPU, 4 GB>, B's <4 CPU, 1 GB>; new
  *                  tasks per step A 30,20,27,10 and B 4,24,8,30; every task
  *                  lasts one step (work 1 s, a step is 1 s).
+ *   hmrf-example4  H-MRF Example 4 (Figs. 3-5): the same cluster; A's tasks
+ *                  <1 CPU, 2 GB>, B's <1 CPU, 1 GB>; 15 and 80 tasks at
+ *                  t1, 60 and 40 to run at t2; a task lasts one step.
  *   eunomia-micro  Eunomia's micro-benchmark: 20 nodes of 4 CPUs / 4 GB,
  *                  five each of speed 1.0/1.5/2.0/3.0 (features gen1..gen4);
  *                  four jobs of 1000 one-CPU tasks of 2 s at speed 1.0 in

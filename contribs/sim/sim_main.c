@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,6 +60,7 @@ static void _usage(FILE *f)
 		"                         oracle\n"
 		"  -w, --window=SPEC      none, tumbling:L or sliding:L\n"
 		"      --bucket=T, --timeout=T, --horizon=T  H-MRF settings\n"
+		"      --borrow-limit=F  H-MRF borrow limit (fraction above the share)\n"
 		"      --bootstrap=N, --history=N, --kill-above=N  Justice "
 		"settings\n"
 		"      --sample=T         sample the accounts every T\n"
@@ -134,6 +136,7 @@ enum {
 	OPT_BUCKET,
 	OPT_TIMEOUT,
 	OPT_HORIZON,
+	OPT_BORROW_LIMIT,
 	OPT_BOOTSTRAP,
 	OPT_HISTORY,
 	OPT_KILL_ABOVE,
@@ -164,6 +167,7 @@ static const struct option _long[] = {
 	{ "bucket", required_argument, NULL, OPT_BUCKET },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "horizon", required_argument, NULL, OPT_HORIZON },
+	{ "borrow-limit", required_argument, NULL, OPT_BORROW_LIMIT },
 	{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "kill-above", required_argument, NULL, OPT_KILL_ABOVE },
@@ -278,6 +282,17 @@ static int _parse(int argc, char **argv, opts_t *o)
 			if (_duration("horizon", optarg, &o->c.horizon))
 				return 1;
 			break;
+		case OPT_BORROW_LIMIT: {
+			char *end;
+
+			o->c.borrow_limit = strtod(optarg, &end);
+			if (end == optarg || *end || !(o->c.borrow_limit >= 0) ||
+			    !isfinite(o->c.borrow_limit))
+				return _fail("--borrow-limit: '%s' is not a "
+					     "fraction >= 0%s",
+					     optarg, "");
+			break;
+		}
 		case OPT_BOOTSTRAP:
 			if (_count("bootstrap", optarg, &o->c.bootstrap))
 				return 1;

@@ -72,6 +72,24 @@ for p in drf hmrf; do
 		"$p: running tasks per step are Table 1's"
 done
 
+# --- H-MRF Example 4 (Figs. 3-5) ---------------------------------------------
+# 15/70 at t1 under all three; at t2 LT-DRF 35/30, LT-AF 42/16, H-MRF 40/20.
+for p in lt-drf lt-af hmrf; do
+	"$SIM" -q -g hmrf-example4 -p $p --horizon=1 --sample=1 --until=1 \
+		-s "$tmp/s.csv" -o /dev/null
+	cut -d, -f1-3 "$tmp/s.csv" >"$tmp/example4-$p.csv"
+	tap_diag "$p: $(tail -n +2 "$tmp/example4-$p.csv" | tr '\n' ' ')"
+	golden example4-$p.csv "$tmp/example4-$p.csv" \
+		"$p: running tasks per step are Example 4's"
+done
+# H-MRF's sharing degrees after each step: 1 and 1.4, then 1.375 and 1.
+"$SIM" -q -g hmrf-example4 -p hmrf --horizon=1 --sample=1 --until=2 \
+	-s "$tmp/s.csv" -o /dev/null
+betas=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "beta") c = i }
+	NR > 1 && $1 > 0 { printf "%s%s", s, $c; s = " " }' "$tmp/s.csv")
+[ "$betas" = "1 1.4 1.375 1" ]
+tap_ok "hmrf: beta after t1 and t2 (A B A B) are Fig. 5's: $betas" $?
+
 # --- psdsf Table II ----------------------------------------------------------
 # placed POLICY PLACEMENT SEED: "a1-on-n1 a1-on-n2 a2-on-n1 a2-on-n2" of the
 # tasks started before the first one ends.

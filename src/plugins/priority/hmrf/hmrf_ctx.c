@@ -44,6 +44,20 @@ static void _set_weights(hmrf_ctx_t *ctx)
 	w->favor_small = slurm_conf.priority_favor_small;
 }
 
+/* The settings the books take from hmrf.conf. */
+static hmrf_books_conf_t _books_conf(const hmrf_conf_t *conf)
+{
+	hmrf_books_conf_t c = { .policy = conf->policy,
+				.window = conf->window,
+				.bucket = conf->bucket,
+				.tres = conf->tres,
+				.timeout = conf->timeout,
+				.horizon = conf->horizon,
+				.borrow_limit = conf->borrow_limit };
+
+	return c;
+}
+
 hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
 			    bool start_empty)
 {
@@ -51,6 +65,8 @@ hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
 	horae_err_t err;
 	bool fatal;
 	double now = (double)time(NULL);
+	hmrf_books_conf_t bc = _books_conf(conf);
+	hmrf_state_t *st;
 
 	ctx->conf = conf;
 	ctx->state_path = xstrdup_printf("%s/horae_hmrf.state", state_dir);
@@ -60,23 +76,28 @@ hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
 		error("%s: Tres=%s: %s", plugin_type, conf->tres, err.text);
 		goto fail;
 	}
-	ctx->st = ledger_file_load(ctx->state_path, HMRF_STATE_KIND,
-				   &conf->window, conf->bucket, conf->tres,
-				   &fatal);
+	st = ledger_file_load(ctx->state_path, HMRF_STATE_KIND, &conf->window,
+			      conf->bucket, conf->tres, &fatal);
 	if (fatal && !start_empty) {
 		error("%s: refusing to start without the accounted usage; fix or remove %s (and .old), or start slurmctld with -i to start with no usage",
 		      plugin_type, ctx->state_path);
+		hmrf_state_destroy(&st);
 		goto fail;
 	}
-	if (ctx->st) {
-		ctx->saved_at = ctx->st->charged_until;
+	if (st) {
+		ctx->saved_at = st->charged_until;
 		ctx->recover = true;
+		ctx->books = hmrf_books_adopt(&bc, st, &err);
+		if (!ctx->books) {
+			error("%s: %s: %s", plugin_type, ctx->state_path,
+			      err.text);
+			goto fail;
+		}
 		info("%s: loaded usage of %d accounts charged up to %.0f",
-		     plugin_type, names_count(ctx->st->names), ctx->saved_at);
+		     plugin_type, hmrf_books_count(ctx->books), ctx->saved_at);
 	} else {
-		ctx->st = hmrf_state_create(&conf->window, conf->bucket,
-					    conf->tres, now, &err);
-		if (!ctx->st) {
+		ctx->books = hmrf_books_create(&bc, now, &err);
+		if (!ctx->books) {
 			error("%s: %s", plugin_type, err.text);
 			goto fail;
 		}
@@ -97,14 +118,13 @@ void hmrf_ctx_destroy(hmrf_ctx_t **ctx)
 		return;
 	hmrf_conf_destroy(&(*ctx)->conf);
 	tres_layout_destroy(&(*ctx)->layout);
-	hmrf_state_destroy(&(*ctx)->st);
+	hmrf_books_destroy(&(*ctx)->books);
 	xfree((*ctx)->next_factor);
 	xfree((*ctx)->next_eunomia);
 	xfree((*ctx)->state_path);
 	xfree((*ctx)->shares_path);
 	json_object_put((*ctx)->shares);
 	hmrf_tree_destroy(&(*ctx)->tree);
-	xfree((*ctx)->ended);
 	xfree(*ctx);
 }
 
@@ -125,7 +145,7 @@ bool hmrf_ctx_configured(const hmrf_ctx_t *ctx, const char *name)
 
 int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name)
 {
-	int i = hmrf_state_account(ctx->st, name ? name : "");
+	int i = hmrf_books_account(ctx->books, name ? name : "");
 
 	if (i < 0)
 		return -1;
@@ -143,6 +163,15 @@ int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name)
 	return i;
 }
 
+static void _books_reconfig(hmrf_ctx_t *ctx)
+{
+	hmrf_books_conf_t bc = _books_conf(ctx->conf);
+
+	/* hmrf_conf_read checked these settings: this cannot fail. */
+	if (hmrf_books_reconfig(ctx->books, &bc))
+		error("%s: the books refused the new settings", plugin_type);
+}
+
 void hmrf_ctx_reconfig(hmrf_ctx_t *ctx, hmrf_conf_t *conf)
 {
 	if (conf->window.kind != ctx->conf->window.kind ||
@@ -157,12 +186,13 @@ void hmrf_ctx_reconfig(hmrf_ctx_t *ctx, hmrf_conf_t *conf)
 	}
 	hmrf_conf_destroy(&ctx->conf);
 	ctx->conf = conf;
+	_books_reconfig(ctx);
 	_set_weights(ctx);
 }
 
 hmrf_state_t *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx)
 {
-	return hmrf_state_dup(ctx->st);
+	return hmrf_books_snapshot(ctx->books);
 }
 
 void hmrf_ctx_save(const char *path, const hmrf_state_t *snap)

@@ -1,7 +1,8 @@
 /*
  * hmrf_ctx.h - what priority/hmrf holds while slurmctld runs: its
- * configuration, the TRES it charges, its persistent state (core
- * hmrf_state), and the factor a new job of each account would get.
+ * configuration, the TRES it charges and where slurmctld keeps them, H-MRF's
+ * books (core hmrf_books, which own every charging and ranking rule and the
+ * persistent state), and the factor a new job of each account would get.
  * Guarded by the plugin's mutex; see priority_hmrf.c for the lock order.
  */
 #ifndef HORAE_HMRF_CTX_H
@@ -13,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "common/hmrf_conf.h"
-#include "common/hmrf_state.h"
+#include "common/hmrf_books.h"
 #include "common/hmrf_tree.h"
 #include "common/prio.h"
 #include "common/tres.h"
@@ -21,7 +22,7 @@
 typedef struct hmrf_ctx {
 	hmrf_conf_t *conf;
 	tres_layout_t *layout;
-	hmrf_state_t *st;
+	hmrf_books_t *books;
 	double *next_factor;  /* per account */
 	double *next_eunomia; /* per account: the Eunomia factor of its next job */
 	int next_cap;
@@ -41,11 +42,6 @@ typedef struct hmrf_ctx {
 	 * (hmrf_seed.h); 0 once done or not wanted. */
 	double seed_to;
 	int seed_tries;
-	/* Jobs priority_p_job_end charged since the last recalculation
-	 * (slurmctld calls it only with AccountingStorageEnforce=limits);
-	 * the recalculation charges the other ended jobs itself. */
-	uint32_t *ended;
-	int nended, ended_cap;
 } hmrf_ctx_t;
 
 /*

@@ -64,7 +64,7 @@ void hmrf_eunomia_factors(hmrf_ctx_t *ctx, job_record_t **pend, size_t npend,
 	eunomia_account_t *acct = NULL;
 	eunomia_job_t *jobs = NULL;
 	size_t *order = NULL, njobs = 0, done = 0;
-	int nhmrf = names_count(ctx->st->names), cap, *probe_of = NULL;
+	int nhmrf = hmrf_books_count(ctx->books), cap, *probe_of = NULL;
 	horae_err_t err;
 
 	if (select_g_get_info_from_plugin(HORAE_SELECT_PROGRESS, NULL,
@@ -105,7 +105,7 @@ void hmrf_eunomia_factors(hmrf_ctx_t *ctx, job_record_t **pend, size_t npend,
 	for (int a = 0; a < nhmrf; a++) {
 		jobs[njobs].account = _account(idx, &acct, &cap,
 					       info.default_weight,
-					       names_get(ctx->st->names, a));
+					       hmrf_books_name(ctx->books, a));
 		jobs[njobs].runnable = true;
 		probe_of[njobs - npend] = a;
 		njobs++;

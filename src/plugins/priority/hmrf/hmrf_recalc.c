@@ -1,8 +1,9 @@
 /*
  * hmrf_recalc.c - the Slurm side of H-MRF: job records in, priorities out.
- * All policy is in the core (hmrf.c, prio.c); this file only gathers the
- * numbers it needs and writes back what it decides.  Locks: see
- * hmrf_recalc.h.
+ * Every rule about what is charged to whom and when, and the ranking, is
+ * in the core's books (hmrf_books.c) and prio.c; this file only tells the
+ * books what slurmctld's records say and writes back what they decide.
+ * Locks: see hmrf_recalc.h.
  */
 #include "config.h"
 
@@ -19,16 +20,12 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/slurmctld.h"
 
-#include "common/hmrf.h"
-#include "common/hmrf_shares.h"
+#include "common/hmrf_books.h"
 #include "hmrf_eunomia.h"
 #include "hmrf_assoc.h"
 #include "hmrf_recalc.h"
 
 extern const char plugin_type[];
-
-/* A job's virtual charge lasts at most this without a window. */
-#define HMRF_HORIZON_NO_WINDOW (7 * 86400.0)
 
 /* A pending job as the recalculation reads it, once: the job record is
  * not read again until its priority is written. */
@@ -81,25 +78,17 @@ static tres_vec_t _vec(const hmrf_ctx_t *ctx, const uint64_t *cnt)
 	return v;
 }
 
-/* The most a pending job's expected run counts: ChargeHorizon, else the
- * window length (a job cannot count for more than the window). */
-static double _horizon(const hmrf_ctx_t *ctx)
-{
-	if (ctx->conf->horizon > 0)
-		return ctx->conf->horizon;
-	return ctx->conf->window.kind == WINDOW_NONE ? HMRF_HORIZON_NO_WINDOW :
-						       ctx->conf->window.length;
-}
-
-static double _duration(const hmrf_ctx_t *ctx, const job_record_t *job_ptr)
+/* The job's time limit (else its partition's), s; INFINITY for none: the
+ * books count it up to their charge horizon. */
+static double _duration(const job_record_t *job_ptr)
 {
 	uint32_t lim = job_ptr->time_limit;
 
 	if ((lim == NO_VAL || lim == INFINITE) && job_ptr->part_ptr)
 		lim = job_ptr->part_ptr->max_time;
 	if (lim == NO_VAL || lim == INFINITE)
-		return _horizon(ctx);
-	return fmin(lim * 60.0, _horizon(ctx));
+		return INFINITY;
+	return lim * 60.0;
 }
 
 static double _eligible(const job_record_t *job_ptr)
@@ -109,20 +98,9 @@ static double _eligible(const job_record_t *job_ptr)
 	return (double)job_ptr->details->submit_time;
 }
 
-/* Charge job_ptr's allocation over [max(start, from), to]. */
-static void _charge(hmrf_ctx_t *ctx, int acct, job_record_t *job_ptr,
-		    double from, double to)
-{
-	tres_vec_t alloc = _vec(ctx, job_ptr->tres_alloc_cnt);
-	double t0 = fmax((double)job_ptr->start_time, from);
-
-	if (to > t0 && ledger_charge(ctx->st->usage, acct, &alloc, t0, to))
-		error("%s: cannot charge %pJ over [%.0f, %.0f]", plugin_type,
-		      job_ptr, t0, to);
-}
-
 void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
 {
+	tres_vec_t alloc;
 	int acct;
 
 	if (!job_ptr->start_time || !job_ptr->end_time)
@@ -132,28 +110,13 @@ void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
 		return;
 	if (!ctx->tres_known)
 		hmrf_tres_refresh(ctx);
-	_charge(ctx, acct, job_ptr, ctx->st->charged_until,
-		(double)job_ptr->end_time);
-	if (ctx->nended == ctx->ended_cap) {
-		ctx->ended_cap = ctx->ended_cap ? 2 * ctx->ended_cap : 64;
-		xrecalloc(ctx->ended, ctx->ended_cap, sizeof(*ctx->ended));
-	}
-	ctx->ended[ctx->nended++] = job_ptr->job_id;
-}
-
-static int _id_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Whether hmrf_job_end charged job_ptr since the last recalculation. */
-static bool _charged_at_end(const hmrf_ctx_t *ctx, const job_record_t *job_ptr)
-{
-	return ctx->nended && bsearch(&job_ptr->job_id, ctx->ended,
-				      ctx->nended, sizeof(*ctx->ended),
-				      _id_cmp);
+	alloc = _vec(ctx, job_ptr->tres_alloc_cnt);
+	if (hmrf_books_ended(ctx->books, job_ptr->job_id, acct, &alloc,
+			     (double)job_ptr->start_time,
+			     (double)job_ptr->end_time))
+		error("%s: cannot charge %pJ over [%ld, %ld]", plugin_type,
+		      job_ptr, (long)job_ptr->start_time,
+		      (long)job_ptr->end_time);
 }
 
 /* hmrf_job_priority with the job's eligible time (when it has details)
@@ -256,10 +219,8 @@ static void _fetch_priority_targets(const job_record_t *job_ptr)
 
 typedef struct recalc {
 	hmrf_ctx_t *ctx;
-	double now, from;
-	int nacct, acap; /* accounts seen; room in the arrays below */
-	tres_vec_t *running, *demand;
-	double *earliest; /* per account: earliest eligible pending job */
+	double now;
+	int nacct;
 	pending_t *pend;
 	tres_vec_t *ptres; /* per pending job, in the order seen */
 	size_t npend, pcap;
@@ -280,23 +241,6 @@ static bool _rankable(const job_record_t *job_ptr)
 	       job_ptr->priority != 0 && job_ptr->details;
 }
 
-/* Room for n accounts in the per-account arrays; new ones start empty. */
-static void _grow_accounts(recalc_t *r, int n)
-{
-	int cap = r->acap ? r->acap : 64;
-
-	if (n <= r->acap)
-		return;
-	while (cap < n)
-		cap *= 2;
-	xrecalloc(r->running, cap, sizeof(*r->running));
-	xrecalloc(r->demand, cap, sizeof(*r->demand));
-	xrecalloc(r->earliest, cap, sizeof(*r->earliest));
-	for (int a = r->acap; a < cap; a++)
-		r->earliest[a] = INFINITY;
-	r->acap = cap;
-}
-
 /* Room for one more pending job. */
 static void _grow_pending(recalc_t *r)
 {
@@ -314,20 +258,20 @@ static void _add_pending(recalc_t *r, int a, job_record_t *job_ptr)
 	_grow_pending(r);
 	p = &r->pend[r->npend];
 	r->ptres[r->npend] = _vec(r->ctx, job_ptr->tres_req_cnt);
-	tres_add(&r->demand[a], &r->ptres[r->npend]);
 	p->job_ptr = job_ptr;
 	p->eligible = _eligible(job_ptr);
-	p->duration = _duration(r->ctx, job_ptr);
+	p->duration = _duration(job_ptr);
 	p->job_id = job_ptr->job_id;
 	p->account = a;
 	p->visit = r->npend++;
-	r->earliest[a] = fmin(r->earliest[a], p->eligible);
+	hmrf_books_waiting(r->ctx->books, a, &r->ptres[p->visit], p->eligible);
 }
 
 /*
  * The one walk over job_list: every account that appears gets an index,
- * in the order of the list; running jobs and jobs that ended are charged,
- * pending ones noted with what the ranking needs of them.
+ * in the order of the list; the books are told what runs (since when),
+ * what ended (when) and what waits, and the pending jobs are noted with
+ * what the ranking needs of them.
  */
 static void _visit(recalc_t *r, job_record_t *job_ptr)
 {
@@ -337,21 +281,20 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 
 	if (a < 0)
 		return;
-	_grow_accounts(r, a + 1);
 	if (IS_JOB_RUNNING(job_ptr)) {
-		_charge(ctx, a, job_ptr, r->from, r->now);
 		v = _vec(ctx, job_ptr->tres_alloc_cnt);
-		tres_add(&r->running[a], &v);
-		tres_add(&r->demand[a], &v);
-		if ((double)job_ptr->start_time > ctx->st->last_start[a])
-			ctx->st->last_start[a] = (double)job_ptr->start_time;
-	} else if (job_ptr->start_time &&
-		   (double)job_ptr->end_time > r->from &&
-		   (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr)) &&
-		   !_charged_at_end(ctx, job_ptr)) {
+		if (hmrf_books_running(ctx->books, a, &v,
+				       (double)job_ptr->start_time))
+			error("%s: cannot charge %pJ", plugin_type, job_ptr);
+	} else if (job_ptr->start_time && job_ptr->end_time &&
+		   (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))) {
 		/* Ended since the last recalculation (or, after a restart,
 		 * while slurmctld was down): its record says when. */
-		_charge(ctx, a, job_ptr, r->from, (double)job_ptr->end_time);
+		v = _vec(ctx, job_ptr->tres_alloc_cnt);
+		if (hmrf_books_ended(ctx->books, job_ptr->job_id, a, &v,
+				     (double)job_ptr->start_time,
+				     (double)job_ptr->end_time))
+			error("%s: cannot charge %pJ", plugin_type, job_ptr);
 	} else if (_rankable(job_ptr)) {
 		_add_pending(r, a, job_ptr);
 	}
@@ -391,68 +334,35 @@ static void _walk(recalc_t *r)
 
 /* Configured accounts count even without jobs: the associations whose own
  * jobs have a share, else the Account lines.  After the jobs' accounts, so
- * that indices follow the job list first. */
+ * that indices follow the job list first.  Then every account's
+ * contribution, and whether it is configured, go to the books. */
 static void _intern_configured(recalc_t *r)
 {
-	for (int i = 0; i < hmrf_tree_count(r->ctx->tree); i++) {
-		const char *name = hmrf_tree_name(r->ctx->tree, i);
-
-		if (hmrf_ctx_share(r->ctx, name) > 0)
-			hmrf_ctx_account(r->ctx, name);
-	}
-	for (int i = 0; !r->ctx->tree && i < r->ctx->conf->naccounts; i++)
-		hmrf_ctx_account(r->ctx, r->ctx->conf->accounts[i].name);
-	r->nacct = names_count(r->ctx->st->names);
-	_grow_accounts(r, r->nacct);
-}
-
-/* Does account a count in the weight sum: demand now, or an association
- * or Account line. */
-static bool _counted(const recalc_t *r, int a, const char *name)
-{
-	return !tres_is_zero(&r->demand[a]) ||
-	       hmrf_ctx_configured(r->ctx, name);
-}
-
-/*
- * The non-sharing allocation of every account with demand, its fair share
- * being its part of the shares of the accounts with an Account line or
- * with jobs (horae-hmrf.conf(5)).
- */
-static void _charge_nonsharing(recalc_t *r)
-{
 	hmrf_ctx_t *ctx = r->ctx;
-	double wsum = 0;
-	tres_vec_t share, ns;
 
-	for (int a = 0; a < r->nacct; a++) {
-		const char *name = names_get(ctx->st->names, a);
+	for (int i = 0; i < hmrf_tree_count(ctx->tree); i++) {
+		const char *name = hmrf_tree_name(ctx->tree, i);
 
-		if (_counted(r, a, name))
-			wsum += hmrf_ctx_share(ctx, name);
+		if (hmrf_ctx_share(ctx, name) > 0)
+			hmrf_ctx_account(ctx, name);
 	}
-	if (wsum <= 0 || r->now <= r->from)
-		return;
+	for (int i = 0; !ctx->tree && i < ctx->conf->naccounts; i++)
+		hmrf_ctx_account(ctx, ctx->conf->accounts[i].name);
+	r->nacct = hmrf_books_count(ctx->books);
 	for (int a = 0; a < r->nacct; a++) {
-		if (tres_is_zero(&r->demand[a]))
-			continue;
-		hmrf_fair_share(&ctx->capacity,
-				hmrf_ctx_share(ctx,
-					       names_get(ctx->st->names, a)),
-				wsum, &share);
-		hmrf_nonsharing(&r->demand[a], &share, &ns);
-		ledger_charge(ctx->st->ns, a, &ns, r->from, r->now);
+		const char *name = hmrf_books_name(ctx->books, a);
+		double w = hmrf_ctx_share(ctx, name);
+
+		if (hmrf_books_set_weight(ctx->books, a, w,
+					  hmrf_ctx_configured(ctx, name)))
+			error("%s: account %s has contribution %g; counted as 1",
+			      plugin_type, name, w);
 	}
 }
 
 static void _rank_and_set(recalc_t *r)
 {
 	hmrf_ctx_t *ctx = r->ctx;
-	hmrf_params_t p = { .policy = ctx->conf->policy, .now = r->now,
-			    .timeout = ctx->conf->timeout,
-			    .horizon = _horizon(ctx),
-			    .borrow_limit = ctx->conf->borrow_limit };
-	hmrf_account_t *acct = xcalloc(r->nacct, sizeof(*acct));
 	hmrf_job_t *jobs = xcalloc(r->npend + r->nacct, sizeof(*jobs));
 	size_t *order = xcalloc(r->npend + r->nacct, sizeof(*order));
 	size_t *byvisit = NULL;
@@ -463,23 +373,6 @@ static void _rank_and_set(recalc_t *r)
 	int cpu = tres_layout_find(ctx->layout, "cpu");
 	horae_err_t err;
 
-	p.capacity = ctx->capacity;
-	/* The borrow limit compares with a share held for this long; without
-	 * a window there is no such span, and no limit. */
-	p.elapsed = ctx->conf->window.kind == WINDOW_NONE ?
-			    INFINITY :
-			    fmin(r->now - ledger_window_start(ctx->st->usage),
-				 ctx->conf->window.length);
-	for (int a = 0; a < r->nacct; a++) {
-		acct[a].weight = hmrf_ctx_share(ctx,
-						names_get(ctx->st->names, a));
-		ledger_usage(ctx->st->usage, a, &acct[a].used);
-		ledger_usage(ctx->st->ns, a, &acct[a].ns);
-		acct[a].running = r->running[a];
-		if (isfinite(r->earliest[a]))
-			acct[a].waiting_since = fmax(ctx->st->last_start[a],
-						     r->earliest[a]);
-	}
 	qsort(r->pend, r->npend, sizeof(*r->pend), _by_eligible);
 	for (size_t i = 0; i < r->npend; i++) {
 		const pending_t *pj = &r->pend[i];
@@ -495,7 +388,8 @@ static void _rank_and_set(recalc_t *r)
 		dur = xcalloc(r->npend + 1, sizeof(double));
 		for (size_t i = 0; i < r->npend; i++) {
 			pend[i] = r->pend[i].job_ptr;
-			dur[i] = jobs[i].duration;
+			dur[i] = fmin(jobs[i].duration,
+				      hmrf_books_horizon(ctx->books));
 		}
 		hmrf_eunomia_factors(ctx, pend, r->npend, dur, efac);
 	}
@@ -503,7 +397,7 @@ static void _rank_and_set(recalc_t *r)
 	for (int a = 0; a < r->nacct; a++)
 		if (!has_jobs[a])
 			jobs[njobs++].account = a;
-	if (hmrf_rank(&p, acct, r->nacct, jobs, njobs, order, &err)) {
+	if (hmrf_books_rank(ctx->books, jobs, njobs, order, &err)) {
 		error("%s: ranking failed: %s", plugin_type, err.text);
 		goto cleanup;
 	}
@@ -543,7 +437,6 @@ static void _rank_and_set(recalc_t *r)
 	}
 	last_job_update = (time_t)r->now;
 cleanup:
-	xfree(acct);
 	xfree(jobs);
 	xfree(order);
 	xfree(has_jobs);
@@ -552,33 +445,6 @@ cleanup:
 	xfree(efac);
 	xfree(fac);
 	xfree(byvisit);
-}
-
-/*
- * The view sfair shows: every account's contribution and fair share as
- * _charge_nonsharing counts them (demand or an Account line), and its
- * dominant and aggregate shares of what the window offered (none without
- * a window).
- */
-static void _view(recalc_t *r)
-{
-	hmrf_ctx_t *ctx = r->ctx;
-	hmrf_share_in_t *in = xcalloc(r->nacct ? r->nacct : 1, sizeof(*in));
-	double start = ledger_window_start(ctx->st->usage);
-	/* Window=none has no span to share out: shares are left at 0. */
-	double span = isfinite(start) ? r->now - start : 0;
-
-	for (int a = 0; a < r->nacct; a++) {
-		in[a].name = names_get(ctx->st->names, a);
-		in[a].weight = hmrf_ctx_share(ctx, in[a].name);
-		in[a].counted = _counted(r, a, in[a].name);
-		ledger_usage(ctx->st->usage, a, &in[a].used);
-	}
-	json_object_put(ctx->shares);
-	ctx->shares = hmrf_shares_to_json(r->now, span,
-					  tres_layout_count(ctx->layout),
-					  &ctx->capacity, in, r->nacct);
-	xfree(in);
 }
 
 /*
@@ -611,24 +477,18 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 		return;
 	hmrf_tres_refresh(ctx);
 	_refresh_tree(ctx);
-	r.from = ctx->st->charged_until;
-	if (r.now < r.from)
-		r.now = r.from; /* the clock went back: charge nothing */
-	if (ctx->nended)
-		qsort(ctx->ended, ctx->nended, sizeof(*ctx->ended), _id_cmp);
+	hmrf_books_set_capacity(ctx->books, &ctx->capacity);
+	hmrf_books_begin(ctx->books, r.now);
 	_walk(&r);
 	_intern_configured(&r);
-	ledger_advance(ctx->st->usage, r.now);
-	ledger_advance(ctx->st->ns, r.now);
-	_charge_nonsharing(&r);
-	ctx->st->charged_until = r.now;
-	ctx->nended = 0;
+	if (hmrf_books_close(ctx->books))
+		error("%s: the books did not close the recalculation",
+		      plugin_type);
 	ctx->recover = false;
 	_rank_and_set(&r);
-	_view(&r);
-	xfree(r.running);
-	xfree(r.demand);
-	xfree(r.earliest);
+	/* The view sfair shows, as the books count it. */
+	json_object_put(ctx->shares);
+	ctx->shares = hmrf_books_view(ctx->books);
 	xfree(r.pend);
 	xfree(r.ptres);
 }

@@ -83,9 +83,8 @@ void hmrf_seed(hmrf_ctx_t *ctx, pthread_mutex_t *mutex)
 
 	slurm_mutex_lock(mutex);
 	to = ctx->seed_to;
-	from = ctx->conf->window.kind == WINDOW_SLIDING ?
-		       to - ctx->conf->window.length :
-		       ledger_window_start(ctx->st->usage);
+	if (!(to > 0) || hmrf_books_seed_span(ctx->books, to, &from))
+		from = to;
 	n = tres_layout_count(ctx->layout);
 	slurm_mutex_unlock(mutex);
 	if (!(to > 0))
@@ -126,16 +125,16 @@ void hmrf_seed(hmrf_ctx_t *ctx, pthread_mutex_t *mutex)
 	}
 	it = list_iterator_create(jobs);
 	while ((job = list_next(it))) {
-		double t0 = fmax((double)job->start, from);
-		double t1 = fmin(job->end ? (double)job->end : to, to);
 		tres_vec_t v;
 		int a;
 
-		if (!job->start || !(t1 > t0) || !job->account)
+		if (!job->start || !job->account)
 			continue;
 		a = hmrf_ctx_account(ctx, job->account);
 		v = _alloc(job->tres_alloc_str, ids, n);
-		if (a >= 0 && !ledger_charge(ctx->st->usage, a, &v, t0, t1))
+		if (a >= 0 && hmrf_books_seed(ctx->books, a, &v,
+					      (double)job->start,
+					      (double)job->end, from, to) > 0)
 			charged++;
 	}
 	list_iterator_destroy(it);
