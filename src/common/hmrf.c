@@ -118,19 +118,23 @@ typedef struct rank_state {
 	double fair_aggregate; /* aggregate of an account at its share */
 } rank_state_t;
 
-/* Beta at the end of a step of span d (see hmrf_rank in hmrf.h). */
+/* Beta at the end of a step of span d (see hmrf_rank in hmrf.h): the
+ * same as hmrf_beta() on used + running x d over ns + ns_rate x d, in one
+ * pass (this runs once per job ranked). */
 static double _step_beta(const rank_state_t *st, int a, double d)
 {
 	const hmrf_account_t *acct = &st->accts[a];
-	tres_vec_t used = st->used[a], ns = acct->ns, x;
+	const double *used = st->used[a].v, *run = acct->running.v;
+	const double *ns = acct->ns.v, *rate = acct->ns_rate.v;
+	double beta = INFINITY;
 
-	x = acct->running;
-	tres_scale(&x, d);
-	tres_add(&used, &x);
-	x = acct->ns_rate;
-	tres_scale(&x, d);
-	tres_add(&ns, &x);
-	return hmrf_beta(&used, &ns);
+	for (int i = 0; i < TRES_MAX; i++) {
+		double den = ns[i] + rate[i] * d;
+
+		if (den > 0)
+			beta = fmin(beta, (used[i] + run[i] * d) / den);
+	}
+	return beta;
 }
 
 /* Key of account a, whose next job is job (its span is the step). */
