@@ -153,7 +153,7 @@ static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
 	switch (p->policy) {
 	case HMRF_POLICY_HMRF:
 		beta = _step_beta(st, a, fmin(job->duration, p->horizon));
-		if (beta < 1) {
+		if (beta < 1 - HMRF_TIE) {
 			k.cls = CLASS_LOSS;
 			k.k1 = beta;
 			break;
@@ -182,16 +182,37 @@ static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
 	return k;
 }
 
+/*
+ * x is below y by more than rounding: keys that agree to HMRF_TIE
+ * (relative) are ties.  Usage and entitlements are sums of products in
+ * floating point, so two accounts that are even in exact arithmetic, or a
+ * sharing degree of exactly 1, come out a few units in the last place
+ * apart depending on the order of the sums; without this, which account
+ * goes first, or whether an account is in loss, would follow that noise.
+ */
+static bool _below(double x, double y)
+{
+	if (x == y)
+		return false;
+	if (isinf(x) || isinf(y))
+		return x < y;
+	return y - x > HMRF_TIE * fmax(fabs(x), fabs(y));
+}
+
 static bool _before(const rank_state_t *st, int a, int b)
 {
 	const rank_key_t *x = &st->keys[a], *y = &st->keys[b];
 
 	if (x->cls != y->cls)
 		return x->cls < y->cls;
-	if (x->k1 != y->k1)
-		return x->k1 < y->k1;
-	if (x->k2 != y->k2)
-		return x->k2 < y->k2;
+	if (_below(x->k1, y->k1))
+		return true;
+	if (_below(y->k1, x->k1))
+		return false;
+	if (_below(x->k2, y->k2))
+		return true;
+	if (_below(y->k2, x->k2))
+		return false;
 	return a < b;
 }
 

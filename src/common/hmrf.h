@@ -62,6 +62,13 @@ double hmrf_aggregate(const tres_vec_t *used, const tres_vec_t *capacity,
 double hmrf_dominant(const tres_vec_t *used, const tres_vec_t *capacity,
 		     double weight);
 
+/*
+ * Keys of the ranking that agree to this relative tolerance are ties
+ * (the lower account index goes first), and a sharing degree within it
+ * of 1 is no loss: floating-point rounding does not decide.
+ */
+#define HMRF_TIE 1e-9
+
 typedef struct hmrf_account {
 	double weight;	       /* contribution w_i, > 0 */
 	tres_vec_t used;       /* accumulated usage in the window, TRES x s */
@@ -101,7 +108,8 @@ typedef struct hmrf_job {
  * weighted aggregate, ties by the lowest weighted dominant share; DRF and
  * AF use running instead of used; LT-DRF the dominant share, LT-AF the
  * aggregate of used.  Accounts past the borrow limit come after all others.
- * Remaining ties go to the lower account index.
+ * Keys within HMRF_TIE (relative) of each other are ties; remaining ties
+ * go to the lower account index.
  *
  * H-MRF's beta is taken at the end of the step being decided, as in the
  * paper: with d the charge span of the account's next job (min(duration,

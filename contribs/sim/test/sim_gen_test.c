@@ -47,7 +47,7 @@ START_TEST(test_badargs)
 	ck_assert_int_eq(sim_gen("x", NULL, &t, &err), -EINVAL);
 	ck_assert_str_eq(
 		err.text,
-		"unknown generator 'x' (use hmrf-table1, eunomia-micro, "
+		"unknown generator 'x' (use hmrf-table1, hmrf-example4, eunomia-micro, "
 		"psdsf-example, drfh-fig1, drfh-dynamic, justice)");
 	ck_assert_int_eq(sim_gen("Justice", NULL, &t, NULL), -EINVAL);
 	/* Fixed examples take no stream options. */
@@ -97,7 +97,7 @@ START_TEST(test_names)
 		sim_trace_free(&t);
 		sim_trace_free(&back);
 	}
-	ck_assert_int_eq(n, 6);
+	ck_assert_int_eq(n, 7);
 	unlink(path);
 }
 END_TEST
@@ -141,6 +141,29 @@ START_TEST(test_hmrf_table1)
 		ck_assert(!ja->constraint[0] && !jb->constraint[0]);
 		ck_assert_double_eq(ja->deadline, 0);
 		ck_assert_double_eq(jb->deadline, 0);
+	}
+	sim_trace_free(&t);
+}
+END_TEST
+
+/* Example 4: A 15 then 60 tasks <1 CPU, 2 GB>, B 80 then 30 <1, 1 GB>. */
+START_TEST(test_hmrf_example4)
+{
+	static const int acct[4] = { 0, 1, 0, 1 }, tasks[4] = { 15, 80, 60, 30 };
+	static const double mem[4] = { 2, 1, 2, 1 }, submit[4] = { 0, 0, 1, 1 };
+	sim_trace_t t;
+
+	_gen("hmrf-example4", NULL, &t);
+	ck_assert_int_eq(t.nnodes, 1);
+	_assert_cm(&t.nodes[0].capacity, 100, 100 * 1024);
+	ck_assert_int_eq(t.naccounts, 2);
+	ck_assert_uint_eq(t.njobs, 4);
+	for (int j = 0; j < 4; j++) {
+		ck_assert_int_eq(t.jobs[j].account, acct[j]);
+		ck_assert_int_eq(t.jobs[j].tasks, tasks[j]);
+		ck_assert_double_eq(t.jobs[j].submit, submit[j]);
+		ck_assert_double_eq(t.jobs[j].work, 1);
+		_assert_cm(&t.jobs[j].demand, 1, mem[j] * 1024);
 	}
 	sim_trace_free(&t);
 }
@@ -362,6 +385,7 @@ int main(void)
 	tc = tcase_create("generators");
 	tcase_add_test(tc, test_names);
 	tcase_add_test(tc, test_hmrf_table1);
+	tcase_add_test(tc, test_hmrf_example4);
 	tcase_add_test(tc, test_eunomia_micro);
 	tcase_add_test(tc, test_psdsf_example);
 	tcase_add_test(tc, test_drfh_fig1);
