@@ -19,7 +19,8 @@
 # node is drained again once the step's jobs have started.  A and B submit
 # to partitions of their own on the same node, so that a job of one that
 # does not fit does not block the other's (the paper's progressive
-# filling), and ChargeHorizon is the step length.  The same inputs give
+# filling), ChargeHorizon is the step length, and the TRES charged are
+# the paper's two, CPUs and memory (Tres=cpu,mem).  The same inputs give
 # the same steps in horae-sim (t0400) and in the books' step model
 # (hmrf_books_test).
 set -u
@@ -46,13 +47,15 @@ run()
 	hc_init "${dirs[-1]}" || return 1
 	HC_NODES="big 100 100000" \
 	HC_EXTRA_CONF=$'PartitionName=pa Nodes=ALL State=UP\nPartitionName=pb Nodes=ALL State=UP' \
-	HC_HMRF_CONF=$"Policy=$policy"$'\nWindow=none\nPeriod=1s\n'"ChargeHorizon=${STEP}s" \
+	HC_HMRF_CONF=$"Policy=$policy"$'\nWindow=none\nPeriod=1s\nTres=cpu,mem\n'"ChargeHorizon=${STEP}s" \
 		hc_start || return 1
 	RAN_A=() RAN_B=()
 	scontrol update nodename=big state=drain reason=between-steps
 	for k in "${!a_new[@]}"; do
-		hmrf_submit "${a_new[k]}" a pa "${a_shape[@]}" "$STEP" || return 1
-		hmrf_submit "${b_new[k]}" b pb "${b_shape[@]}" "$STEP" || return 1
+		hmrf_submit_exact "${a_new[k]}" a pa "${a_shape[@]}" "$STEP" ||
+			return 1
+		hmrf_submit_exact "${b_new[k]}" b pb "${b_shape[@]}" "$STEP" ||
+			return 1
 		hmrf_wait_none_running 60 || return 1
 		sleep 2.5 # two recalculations rank the pending jobs
 		scontrol update nodename=big state=resume

@@ -56,3 +56,19 @@ hmrf_submit()
 			--wrap "sleep $6" >/dev/null || return 1
 	done
 }
+
+# hmrf_submit_exact N ACCOUNT PARTITION CPUS MEM_MB SECONDS: like
+# hmrf_submit, but each job ends exactly SECONDS after the start slurmctld
+# records for it (whole seconds), so that every job's accounted run time
+# is SECONDS and not SECONDS plus the second it happened to start in.
+hmrf_submit_exact()
+{
+	local i
+	for ((i = 0; i < $1; i++)); do
+		sbatch -Q -A "$2" -p "$3" -n "$4" --mem="$5" -t 1 -o /dev/null \
+			--wrap "s=\$(squeue -h -j \$SLURM_JOB_ID -o %S)
+e=\$((\$(date -d \"\$s\" +%s) + $6))
+sleep \$(awk -v e=\$e -v n=\$(date +%s.%N) 'BEGIN { d = e - n; print d > 0 ? d : 0 }')" \
+			>/dev/null || return 1
+	done
+}

@@ -62,6 +62,48 @@ void hmrf_tres_refresh(hmrf_ctx_t *ctx)
 	ctx->tres_known = true;
 }
 
+/* Whether a node can give anything now: up and not drained (a draining
+ * node still serves the jobs it runs), nor powered down or not yet made. */
+static bool _in_service(const node_record_t *node_ptr)
+{
+	if (IS_NODE_DOWN(node_ptr) || IS_NODE_FUTURE(node_ptr) ||
+	    IS_NODE_POWERED_DOWN(node_ptr))
+		return false;
+	if (IS_NODE_DRAIN(node_ptr) || IS_NODE_FAIL(node_ptr))
+		return IS_NODE_ALLOCATED(node_ptr) || IS_NODE_MIXED(node_ptr) ||
+		       IS_NODE_COMPLETING(node_ptr);
+	return true;
+}
+
+/*
+ * What the nodes in service have of each TRES charged: the capacity the
+ * books share out (hmrf_books_set_capacity), so that time when nodes are
+ * down or drained gives no account an entitlement the cluster could not
+ * have given.  Needs the node read lock.
+ */
+static tres_vec_t _in_service_capacity(const hmrf_ctx_t *ctx)
+{
+	int n = tres_layout_count(ctx->layout);
+	node_record_t *node_ptr;
+	tres_vec_t cap;
+
+	tres_zero(&cap);
+	for (int i = 0; (node_ptr = next_node(&i)); i++) {
+		if (!node_ptr->name || !_in_service(node_ptr))
+			continue;
+		for (int k = 0; k < n; k++) {
+			int p = ctx->tres_pos[k];
+
+			if (p == TRES_ARRAY_NODE)
+				cap.v[k] += 1;
+			else if (p >= 0 && p < (int)g_tres_count &&
+				 node_ptr->tres_cnt)
+				cap.v[k] += (double)node_ptr->tres_cnt[p];
+		}
+	}
+	return cap;
+}
+
 static tres_vec_t _vec(const hmrf_ctx_t *ctx, const uint64_t *cnt)
 {
 	int n = tres_layout_count(ctx->layout);
@@ -472,12 +514,14 @@ static void _refresh_tree(hmrf_ctx_t *ctx)
 void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 {
 	recalc_t r = { .ctx = ctx, .now = (double)now };
+	tres_vec_t cap;
 
 	if (!job_list)
 		return;
 	hmrf_tres_refresh(ctx);
 	_refresh_tree(ctx);
-	hmrf_books_set_capacity(ctx->books, &ctx->capacity);
+	cap = _in_service_capacity(ctx);
+	hmrf_books_set_capacity(ctx->books, &cap);
 	hmrf_books_begin(ctx->books, r.now);
 	_walk(&r);
 	_intern_configured(&r);
