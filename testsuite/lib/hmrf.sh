@@ -68,7 +68,7 @@ hmrf_submit_exact()
 		sbatch -Q -A "$2" -p "$3" -n "$4" --mem="$5" -t 1 -o /dev/null \
 			--wrap "s=\$(squeue -h -j \$SLURM_JOB_ID -o %S)
 e=\$((\$(date -d \"\$s\" +%s) + $6))
-sleep \$(awk -v e=\$e -v n=\$(date +%s.%N) 'BEGIN { d = e - n; print d > 0 ? d : 0 }')" \
+sleep \$(awk -v e=\$e -v n=\$(date +%s.%N) 'BEGIN { d = e - n; print (d > 0 ? d : 0) }')" \
 			>/dev/null || return 1
 	done
 }
