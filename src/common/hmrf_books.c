@@ -78,21 +78,26 @@ static int _grow(hmrf_books_t *b, int n)
 	return 0;
 }
 
-static hmrf_books_t *_new(const hmrf_books_conf_t *conf, hmrf_state_t *st)
+/* Books over st, which they own from now on (freed on failure too). */
+static hmrf_books_t *_new(const hmrf_books_conf_t *conf, hmrf_state_t *st,
+			  int ntres, horae_err_t *err)
 {
 	hmrf_books_t *b = calloc(1, sizeof(*b));
 
-	if (!b)
+	if (!b || _grow(b, names_count(st->names) ? names_count(st->names) :
+						     1)) {
+		free(b);
+		hmrf_state_destroy(&st);
+		err_set(err, -ENOMEM, "out of memory");
+		errno = ENOMEM;
 		return NULL;
+	}
 	b->conf = *conf;
 	snprintf(b->tres, sizeof(b->tres), "%s", conf->tres);
 	b->conf.tres = b->tres;
 	b->st = st;
+	b->ntres = ntres;
 	b->now = b->from = st->charged_until;
-	if (_grow(b, names_count(st->names) ? names_count(st->names) : 1)) {
-		free(b);
-		return NULL;
-	}
 	return b;
 }
 
@@ -112,7 +117,6 @@ hmrf_books_t *hmrf_books_create(const hmrf_books_conf_t *conf, double now,
 				horae_err_t *err)
 {
 	hmrf_state_t *st;
-	hmrf_books_t *b;
 	int rc = _check_conf(conf, err), ntres;
 
 	if (!rc && !isfinite(now))
@@ -123,22 +127,12 @@ hmrf_books_t *hmrf_books_create(const hmrf_books_conf_t *conf, double now,
 	}
 	st = hmrf_state_create(&conf->window, conf->bucket, conf->tres, now,
 			       err);
-	if (!st)
-		return NULL;
-	if (!(b = _new(conf, st))) {
-		hmrf_state_destroy(&st);
-		err_set(err, -ENOMEM, "out of memory");
-		errno = ENOMEM;
-		return NULL;
-	}
-	b->ntres = ntres;
-	return b;
+	return st ? _new(conf, st, ntres, err) : NULL;
 }
 
 hmrf_books_t *hmrf_books_adopt(const hmrf_books_conf_t *conf,
 			       hmrf_state_t *st, horae_err_t *err)
 {
-	hmrf_books_t *b;
 	int rc = _check_conf(conf, err), ntres = -1;
 
 	if (!rc && !st)
@@ -154,14 +148,7 @@ hmrf_books_t *hmrf_books_adopt(const hmrf_books_conf_t *conf,
 		errno = EINVAL;
 		return NULL;
 	}
-	if (!(b = _new(conf, st))) {
-		hmrf_state_destroy(&st);
-		err_set(err, -ENOMEM, "out of memory");
-		errno = ENOMEM;
-		return NULL;
-	}
-	b->ntres = ntres;
-	return b;
+	return _new(conf, st, ntres, err);
 }
 
 void hmrf_books_destroy(hmrf_books_t **b)

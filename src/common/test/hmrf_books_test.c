@@ -249,6 +249,26 @@ END_TEST
 
 /* --- the step model: the papers' examples -------------------------------- */
 
+/* Start jobs in order, each that still fits in R; count them in ran[a]
+ * (per account, stride apart). */
+static void _start_fitting(const hmrf_job_t *jobs, const size_t *order,
+			   size_t n, const tres_vec_t *R, int *ran, int stride)
+{
+	tres_vec_t used;
+
+	tres_zero(&used);
+	for (size_t k = 0; k < n; k++) {
+		tres_vec_t after = used;
+
+		tres_add(&after, &jobs[order[k]].tres);
+		if (!tres_fits(&after, R))
+			continue;
+		used = after;
+		ran[jobs[order[k]].account * stride]++;
+	}
+}
+
+
 /*
  * Two accounts on 100 CPUs / 100 GB.  At each step t the books are told
  * what happened over [t-1, t] (the tasks that ran, the tasks left
@@ -303,7 +323,7 @@ static void _step(step_model_t *m, int t, int *pending)
 {
 	hmrf_job_t jobs[1024];
 	size_t order[1024], n = 0;
-	tres_vec_t used, R = _v(100, 100);
+	tres_vec_t R = _v(100, 100);
 	int none[2] = { 0, 0 }, run[2] = { 0, 0 };
 
 	_feed(m, t, none, pending);
@@ -316,16 +336,7 @@ static void _step(step_model_t *m, int t, int *pending)
 		}
 	}
 	ck_assert_int_eq(hmrf_books_rank(m->books, jobs, n, order, NULL), 0);
-	tres_zero(&used);
-	for (size_t k = 0; k < n; k++) {
-		tres_vec_t after = used;
-
-		tres_add(&after, &jobs[order[k]].tres);
-		if (!tres_fits(&after, &R))
-			continue;
-		used = after;
-		run[jobs[order[k]].account]++;
-	}
+	_start_fitting(jobs, order, n, &R, run, 1);
 	for (int a = 0; a < 2; a++) {
 		pending[a] -= run[a];
 		m->ran[a][t] = run[a];
@@ -503,7 +514,6 @@ static void _example4_latency(double lambda, int ran[2][2])
 	for (int s = 0; s < 2; s++) {
 		hmrf_job_t jobs[200];
 		size_t order[200], n = 0;
-		tres_vec_t used;
 
 		hmrf_books_begin(b, t);
 		for (int a = 0; a < 2; a++) {
@@ -521,16 +531,7 @@ static void _example4_latency(double lambda, int ran[2][2])
 		}
 		ck_assert_int_eq(hmrf_books_close(b), 0);
 		ck_assert_int_eq(hmrf_books_rank(b, jobs, n, order, NULL), 0);
-		tres_zero(&used);
-		for (size_t k = 0; k < n; k++) {
-			tres_vec_t after = used;
-
-			tres_add(&after, &jobs[order[k]].tres);
-			if (!tres_fits(&after, &R))
-				continue;
-			used = after;
-			ran[jobs[order[k]].account][s]++;
-		}
+		_start_fitting(jobs, order, n, &R, &ran[0][s], 2);
 		/* They start lambda later: demand, capacity, no allocation. */
 		hmrf_books_begin(b, t + lambda);
 		for (int a = 0; a < 2; a++) {
@@ -785,7 +786,6 @@ static void _books_steps(const gen_case_t *g, hmrf_policy_t policy,
 		shape[a] = _v(g->shape[a][0], g->shape[a][1]);
 	}
 	for (int t = 0; t < GEN_STEPS; t++) {
-		tres_vec_t used;
 		size_t n = 0;
 
 		if (t) { /* what step t-1 held and left over [t-1, t] */
@@ -817,17 +817,7 @@ static void _books_steps(const gen_case_t *g, hmrf_policy_t policy,
 		}
 		ck_assert_int_eq(hmrf_books_close(b), 0);
 		ck_assert_int_eq(hmrf_books_rank(b, jobs, n, order, NULL), 0);
-		tres_zero(&used);
-		for (size_t k = 0; k < n; k++) {
-			tres_vec_t after = used;
-
-
-			tres_add(&after, &jobs[order[k]].tres);
-			if (!tres_fits(&after, &R))
-				continue;
-			used = after;
-			ran[t][jobs[order[k]].account]++;
-		}
+		_start_fitting(jobs, order, n, &R, ran[t], 1);
 		for (int a = 0; a < g->nacct; a++)
 			pending[a] -= ran[t][a];
 	}
