@@ -122,6 +122,10 @@ grep -q "job_submit/justice: refused: the deadline .* is less than the job's tim
 tap_ok "by job_submit/justice, which logs why" $? "$(grep "refused" "$log" | tail -2)"
 tap_check "the job keeps its old deadline" \
 	bash -c "squeue -h -j $u -o %T | grep -q PENDING"
+# ... and accepts a change it can meet: a later deadline.
+out=$(scontrol update jobid="$u" deadline=now+900 2>&1)
+tap_ok "scontrol update to a later deadline is accepted" $? "$out"
+
 for _ in $(seq 40); do
 	[ "$(squeue -h -j "$d" -o %T 2>/dev/null)" = "" ] && break
 	sleep 1

@@ -4,8 +4,10 @@
 # slurmctld runs under valgrind from its first start (on empty state) and
 # again after a restart (on the state it saved); meanwhile jobs of three
 # accounts run, deadline jobs are admitted, refused, sized, sized again
-# and dropped, slurmctld reconfigures, and sfair runs in its forms (also
-# under valgrind).  A record counts as ours when a frame of its stack is in
+# and dropped, a waiting deadline job is changed with scontrol update in
+# ways Justice refuses and accepts (job_modify), slurmctld reconfigures,
+# and sfair runs in its forms (also under valgrind).  A record counts as
+# ours when a frame of its stack is in
 # one of our plugins or in sfair, unless slurm-22.05.supp names it as
 # Slurm's own leak (with the reason).  Slurm's other records are counted
 # and printed, not judged.
@@ -87,9 +89,25 @@ for args in "" "-l" "--json" "-D" "-P -n"; do
 		>/dev/null 2>&1
 done
 j=$(sbatch --parsable -n1 -t 1 --deadline=now+3600 -o /dev/null --wrap 'sleep 30')
+# job_modify under valgrind: a waiting deadline job changed in a way
+# Justice refuses (a time limit past its deadline) and in ways it accepts
+# (a later deadline, a node range it sizes).
+m=$(sbatch --parsable -H -N 1-2 --ntasks-per-node=2 -t 5 \
+	--deadline=now+1800 -o /dev/null --wrap true)
+scontrol update jobid="$m" timelimit=60 >/dev/null 2>&1
+modify_refused=$?
+scontrol update jobid="$m" deadline=now+3600 >/dev/null 2>&1
+modify_deadline=$?
+scontrol update jobid="$m" numnodes=1-3 >/dev/null 2>&1
+modify_nodes=$?
+scancel "$m"
 sleep 3
 "${VG[@]}" --log-file="$dir/vg.sfair.explain" "$sfair" --explain "$j" >/dev/null 2>&1
 hc_wait_jobs_done 60
+tap_ok "scontrol update: Justice refuses a time limit past the deadline" \
+	$([ "$modify_refused" != 0 ]; echo $?)
+tap_ok "and accepts a later deadline and a new node range" \
+	$([ "$modify_deadline" = 0 ] && [ "$modify_nodes" = 0 ]; echo $?)
 ctld_stop
 tap_ok "slurmctld stopped on SIGTERM and valgrind reported" $?
 

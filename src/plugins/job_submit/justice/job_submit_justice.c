@@ -32,6 +32,7 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "horae_compat.h"
 #include "justice_ctx.h"
 #include "justice_jobs.h"
 #include "periodic.h"
@@ -144,6 +145,10 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 {
 	int rc;
 
+	xassert(verify_lock(CONF_LOCK, READ_LOCK));
+	xassert(verify_lock(JOB_LOCK, READ_LOCK));
+	xassert(verify_lock(NODE_LOCK, READ_LOCK));
+	xassert(verify_lock(PART_LOCK, READ_LOCK));
 	if (!ctx)
 		return SLURM_SUCCESS;
 	slurm_mutex_lock(&mutex);
@@ -152,11 +157,29 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	return rc;
 }
 
+/*
+ * Slurm before 23.02 calls job_modify with three arguments: declaring a
+ * fourth there would read whatever that register holds as err_msg.  The
+ * signature follows the Slurm built against; without err_msg a refusal
+ * is only logged (and scontrol update reports its error code).
+ */
+#if HORAE_JOB_MODIFY_ERR_MSG
 extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 		      uint32_t submit_uid, char **err_msg)
+#else
+extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
+		      uint32_t submit_uid)
+#endif
 {
+#if !HORAE_JOB_MODIFY_ERR_MSG
+	char **err_msg = NULL;
+#endif
 	int rc;
 
+	xassert(verify_lock(CONF_LOCK, READ_LOCK));
+	xassert(verify_lock(JOB_LOCK, READ_LOCK));
+	xassert(verify_lock(NODE_LOCK, READ_LOCK));
+	xassert(verify_lock(PART_LOCK, READ_LOCK));
 	if (!ctx)
 		return SLURM_SUCCESS;
 	slurm_mutex_lock(&mutex);

@@ -1,0 +1,16 @@
+/*
+ * horae_compat.h - the differences between the Slurm releases the plugins
+ * are built for, in one place (../shared/SLURM-PORT.md lists them).  Each
+ * macro names what differs, so that the code says why it branches.
+ */
+#ifndef HORAE_COMPAT_H
+#define HORAE_COMPAT_H
+
+#include "slurm/slurm.h"
+
+/* job_submit's job_modify() takes char **err_msg from 23.02 on; 22.05
+ * calls it with three arguments. */
+#define HORAE_JOB_MODIFY_ERR_MSG \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
+
+#endif /* HORAE_COMPAT_H */
