@@ -26,7 +26,7 @@ hmrf_conf_t *hmrf_conf_create(void)
 	c->window.length = 7 * 86400;
 	c->period = 30;
 	c->default_share = 1;
-	snprintf(c->tres, sizeof(c->tres), "cpu,mem,node,gres/gpu");
+	snprintf(c->tres, sizeof(c->tres), "cpu,mem,gres/gpu");
 	return c;
 }
 

@@ -32,7 +32,7 @@ typedef struct hmrf_conf {
 	double borrow_limit;	 /* BorrowLimit=0: none */
 	double default_share;	 /* DefaultShare=1 */
 	unsigned weight;	 /* PriorityWeight=0: PriorityWeightFairshare */
-	char tres[256];		 /* Tres=cpu,mem,node,gres/gpu */
+	char tres[256];		 /* Tres=cpu,mem,gres/gpu */
 	hmrf_conf_account_t *accounts; /* Account=NAME Share=N */
 	int naccounts;
 } hmrf_conf_t;

@@ -21,7 +21,7 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(c->window.kind, WINDOW_SLIDING);
 	ck_assert_double_eq(c->window.length, 7 * 86400);
 	ck_assert_double_eq(c->period, 30);
-	ck_assert_str_eq(c->tres, "cpu,mem,node,gres/gpu");
+	ck_assert_str_eq(c->tres, "cpu,mem,gres/gpu");
 	ck_assert_int_eq(hmrf_conf_finish(c, &err), 0);
 	/* The starvation timeout defaults to the window length. */
 	ck_assert_double_eq(c->timeout, 7 * 86400);

@@ -13,4 +13,13 @@
 #define HORAE_JOB_MODIFY_ERR_MSG \
 	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
 
+/*
+ * Assert that slurmctld holds one of its locks, as Slurm's own callers do
+ * (xassert: compiled out with NDEBUG, as in Debian's build).  verify_lock
+ * lives in slurmctld alone: a plugin that a client or slurmd may load too
+ * declares it weak (#pragma weak verify_lock) and checks it is there.
+ */
+#define HORAE_ASSERT_LOCK(datatype, level) \
+	xassert(!verify_lock || verify_lock(datatype, level))
+
 #endif /* HORAE_COMPAT_H */

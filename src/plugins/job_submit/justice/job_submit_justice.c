@@ -37,6 +37,8 @@
 #include "justice_jobs.h"
 #include "periodic.h"
 
+#pragma weak verify_lock
+
 const char plugin_name[] = "Horae Justice deadline-aware admission control";
 const char plugin_type[] = "job_submit/justice";
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
@@ -145,10 +147,10 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 {
 	int rc;
 
-	xassert(verify_lock(CONF_LOCK, READ_LOCK));
-	xassert(verify_lock(JOB_LOCK, READ_LOCK));
-	xassert(verify_lock(NODE_LOCK, READ_LOCK));
-	xassert(verify_lock(PART_LOCK, READ_LOCK));
+	HORAE_ASSERT_LOCK(CONF_LOCK, READ_LOCK);
+	HORAE_ASSERT_LOCK(JOB_LOCK, READ_LOCK);
+	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
+	HORAE_ASSERT_LOCK(PART_LOCK, READ_LOCK);
 	if (!ctx)
 		return SLURM_SUCCESS;
 	slurm_mutex_lock(&mutex);
@@ -176,10 +178,10 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 #endif
 	int rc;
 
-	xassert(verify_lock(CONF_LOCK, READ_LOCK));
-	xassert(verify_lock(JOB_LOCK, READ_LOCK));
-	xassert(verify_lock(NODE_LOCK, READ_LOCK));
-	xassert(verify_lock(PART_LOCK, READ_LOCK));
+	HORAE_ASSERT_LOCK(CONF_LOCK, READ_LOCK);
+	HORAE_ASSERT_LOCK(JOB_LOCK, READ_LOCK);
+	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
+	HORAE_ASSERT_LOCK(PART_LOCK, READ_LOCK);
 	if (!ctx)
 		return SLURM_SUCCESS;
 	slurm_mutex_lock(&mutex);

@@ -18,12 +18,16 @@
 #include "src/common/log.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
 #include "common/hmrf_books.h"
 #include "hmrf_eunomia.h"
 #include "hmrf_assoc.h"
 #include "hmrf_recalc.h"
+#include "horae_compat.h"
+
+#pragma weak verify_lock
 
 extern const char plugin_type[];
 
@@ -145,6 +149,7 @@ void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
 	tres_vec_t alloc;
 	int acct;
 
+	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
 	if (!job_ptr->start_time || !job_ptr->end_time)
 		return;
 	acct = hmrf_ctx_account(ctx, job_ptr->account);
@@ -516,6 +521,9 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	recalc_t r = { .ctx = ctx, .now = (double)now };
 	tres_vec_t cap;
 
+	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
+	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
+	HORAE_ASSERT_LOCK(PART_LOCK, READ_LOCK);
 	if (!job_list)
 		return;
 	hmrf_tres_refresh(ctx);

@@ -30,10 +30,13 @@
 #include "common/hmrf_shares.h"
 #include "common/state.h"
 #include "hmrf_ctx.h"
+#include "horae_compat.h"
 #include "hmrf_read_conf.h"
 #include "hmrf_recalc.h"
 #include "hmrf_seed.h"
 #include "periodic.h"
+
+#pragma weak verify_lock
 #include "views.h"
 
 const char plugin_name[] = "Horae H-MRF long-term multi-resource fairness";
@@ -199,6 +202,7 @@ extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 	uint32_t prio;
 	int a;
 
+	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
 		return job_ptr->priority;
 	if (!ctx)
@@ -325,6 +329,7 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t alocks = tres_read_lock;
 
+	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
 	if (!ctx)
 		return;
 	assoc_mgr_lock(&alocks);

@@ -18,12 +18,14 @@
 #include "src/common/node_conf.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#include "src/slurmctld/locks.h"
 
 #include "common/eunomia.h"
 #include "common/eunomia_shares.h"
 #include "common/state.h"
 #include "common/hmrf_state.h"
 #include "eunomia_progress.h"
+#include "horae_compat.h"
 #include "ledger_file.h"
 #include "views.h"
 
@@ -35,6 +37,7 @@
  */
 #pragma weak node_record_count
 #pragma weak node_record_table_ptr
+#pragma weak verify_lock
 
 extern const char plugin_type[];
 
@@ -106,6 +109,7 @@ static double _mono_rate(eunomia_progress_t *p, int a)
 	_grow_locked(p);
 	if (p->mono_rate[a] > 0)
 		return p->mono_rate[a];
+	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
 	for (int i = 0; (node_ptr = next_node(&i)); i++)
 		p->mono_rate[a] += node_ptr->cpus_efctv *
 				   _speed(p, name, node_ptr);
@@ -120,6 +124,7 @@ static double _common_rate(eunomia_progress_t *p)
 
 	if (p->common_rate > 0)
 		return p->common_rate;
+	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
 	for (int i = 0; (node_ptr = next_node(&i)); i++)
 		r += node_ptr->cpus_efctv *
 		     speed_of(p->conf->speed, node_ptr->features);
@@ -239,9 +244,9 @@ static void _save(hmrf_state_t *snap, char *path)
 	xfree(path);
 }
 
-static eunomia_account_t *_accounts_locked(eunomia_progress_t *p,
-					   double now, double *monopoly,
-					   bool cached);
+static eunomia_account_t *_accounts_cached_locked(eunomia_progress_t *p,
+						  double now,
+						  double *monopoly);
 
 /* The progress shares for sfair, computed now (our lock held, not
  * slurmctld's: cached rates only).  NULL until the rates are known. */
@@ -253,7 +258,7 @@ static json_object *_shares_locked(eunomia_progress_t *p, double now)
 	json_object *doc;
 	double mono;
 
-	if (!(acct = _accounts_locked(p, now, &mono, true))) {
+	if (!(acct = _accounts_cached_locked(p, now, &mono))) {
 		xfree(names);
 		return NULL;
 	}
@@ -565,24 +570,18 @@ static double _span(eunomia_progress_t *p, double now)
 	return isfinite(start) && now - start > 1 ? now - start : 1;
 }
 
-/* Every account's weight, progress, own monopoly and activity, charged to
- * now; *monopoly the common one.  The caller frees the array.  cached:
- * called without slurmctld's node lock (the period thread), so only the
- * monopoly rates already known are used (an account's unknown own rate
- * counts as the common one); NULL when the common rate is not known yet. */
-static eunomia_account_t *_accounts_locked(eunomia_progress_t *p,
-					   double now, double *monopoly,
-					   bool cached)
+/* Every account's weight, progress, own monopoly (own_rate[a] x the span)
+ * and activity, charged to now; *monopoly the common one.  The caller
+ * frees the array. */
+static eunomia_account_t *_accounts_at(eunomia_progress_t *p, double now,
+				       const double *own_rate,
+				       double common_rate, double *monopoly)
 {
 	int n = names_count(p->st->names);
-	eunomia_account_t *acct;
+	eunomia_account_t *acct = xcalloc(n ? n : 1, sizeof(*acct));
 	double span = _span(p, now);
 	tres_vec_t used;
 
-	_grow_locked(p);
-	if (cached && !(p->common_rate > 0))
-		return NULL;
-	acct = xcalloc(n ? n : 1, sizeof(*acct));
 	_charge_all_locked(p, now);
 	for (int a = 0; a < n; a++) {
 		const char *name = names_get(p->st->names, a);
@@ -590,15 +589,39 @@ static eunomia_account_t *_accounts_locked(eunomia_progress_t *p,
 		acct[a].weight = eunomia_conf_share(p->conf, name);
 		if (!ledger_usage(p->st->usage, a, &used))
 			acct[a].progress = used.v[0];
-		acct[a].monopoly =
-			(cached ? p->mono_rate[a] : _mono_rate(p, a)) * span;
+		acct[a].monopoly = own_rate[a] * span;
 		acct[a].active = acct[a].progress > 0;
 	}
 	for (int i = 0; i < p->nrun; i++)
 		if (p->run[i].acct < n)
 			acct[p->run[i].acct].active = true;
-	*monopoly = (cached ? p->common_rate : _common_rate(p)) * span;
+	*monopoly = common_rate * span;
 	return acct;
+}
+
+/* The same from the node table as it is now: slurmctld's node lock held
+ * (job_test, the hmrf recalculation). */
+static eunomia_account_t *_accounts_nodes_locked(eunomia_progress_t *p,
+						 double now, double *monopoly)
+{
+	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
+	_grow_locked(p);
+	for (int a = 0; a < names_count(p->st->names); a++)
+		_mono_rate(p, a);
+	return _accounts_at(p, now, p->mono_rate, _common_rate(p), monopoly);
+}
+
+/* The same without slurmctld's node lock (the period thread): only the
+ * rates already known (an account's unknown own rate counts as 0); NULL
+ * while the common rate is not known yet. */
+static eunomia_account_t *_accounts_cached_locked(eunomia_progress_t *p,
+						  double now,
+						  double *monopoly)
+{
+	_grow_locked(p);
+	if (!(p->common_rate > 0))
+		return NULL;
+	return _accounts_at(p, now, p->mono_rate, p->common_rate, monopoly);
 }
 
 double eunomia_progress_gap(eunomia_progress_t *p, const char *account)
@@ -611,7 +634,7 @@ double eunomia_progress_gap(eunomia_progress_t *p, const char *account)
 	a = _account(p, account);
 	n = names_count(p->st->names);
 	if (a >= 0 && (p->gap_dirty || p->gap_at != now || a >= p->gap_cap)) {
-		acct = _accounts_locked(p, now, &mono, false);
+		acct = _accounts_nodes_locked(p, now, &mono);
 		fair = eunomia_fair_share(acct, n, mono);
 		if (n > p->gap_cap) {
 			xrecalloc(p->gap, n, sizeof(double));
@@ -646,7 +669,7 @@ void eunomia_progress_export(eunomia_progress_t *p, progress_info_t *out)
 	double now = (double)time(NULL);
 
 	slurm_mutex_lock(&p->mutex);
-	out->acct = _accounts_locked(p, now, &out->monopoly, false);
+	out->acct = _accounts_nodes_locked(p, now, &out->monopoly);
 	out->count = names_count(p->st->names);
 	out->default_weight = p->conf->default_share;
 	out->name = xcalloc(out->count ? out->count : 1, sizeof(char *));
