@@ -18,6 +18,7 @@
 
 #include <json-c/json.h>
 
+#include "json_field.h"
 #include "sim_trace.h"
 
 #define TRACE_VERSION 1
@@ -155,10 +156,7 @@ static int _num_member(reader_t *r, json_object *o, const char *where,
 		*out = dflt;
 		return 0;
 	}
-	x = json_object_get_double(v);
-	if ((!json_object_is_type(v, json_type_double) &&
-	     !json_object_is_type(v, json_type_int)) ||
-	    !isfinite(x) || x < min || (strict && x == min))
+	if (!json_number(v, &x) || x < min || (strict && x == min))
 		return _fail(r, _at(at, where, key), "must be a number %s %g",
 			     strict ? ">" : ">=", min);
 	*out = x;

@@ -10,10 +10,7 @@
 #include "eunomia_shares.h"
 #include "json_field.h"
 
-static json_object *_num(double v)
-{
-	return json_object_new_double(isfinite(v) ? v : 0);
-}
+#define _num json_number_new
 
 json_object *eunomia_shares_to_json(double at, double monopoly,
 				    const eunomia_account_t *accts,

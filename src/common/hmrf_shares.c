@@ -11,10 +11,7 @@
 #include "hmrf_shares.h"
 #include "json_field.h"
 
-static json_object *_num(double v)
-{
-	return json_object_new_double(isfinite(v) ? v : 0);
-}
+#define _num json_number_new
 
 static json_object *_vec(const tres_vec_t *v, int ntres)
 {
@@ -115,11 +112,9 @@ static int _get_vec(json_object *o, const char *key, int ntres,
 	tres_zero(out);
 	for (int i = 0; i < ntres; i++) {
 		v = json_object_array_get_idx(a, i);
-		if (!json_object_is_type(v, json_type_double) &&
-		    !json_object_is_type(v, json_type_int))
+		if (!json_number(v, &out->v[i]))
 			return err_set(err, -EINVAL,
 				       "shares: '%s' holds a non-number", key);
-		out->v[i] = json_object_get_double(v);
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hmrf_state.h"
+#include "json_field.h"
 
 hmrf_state_t *hmrf_state_create(const window_spec_t *w, double bucket,
 				 const char *tres, double now,
@@ -218,11 +219,10 @@ static int _load_names(hmrf_state_t *st, json_object *names, json_object *ls,
 				       "'accounts[%zu]' ('%s') appears twice",
 				       i, json_object_get_string(v));
 		v = json_object_array_get_idx(ls, i);
-		if (!json_object_is_type(v, json_type_double) &&
-		    !json_object_is_type(v, json_type_int))
+		if (!json_number(v, &st->last_start[i]))
 			return err_set(err, -EINVAL,
-				       "'last_start[%zu]' is not a number", i);
-		st->last_start[i] = json_object_get_double(v);
+				       "'last_start[%zu]' is not a finite number",
+				       i);
 	}
 	return 0;
 }
@@ -248,13 +248,11 @@ hmrf_state_t *hmrf_state_from_json(json_object *doc, horae_err_t *err)
 	    !json_object_is_type(tres, json_type_string) ||
 	    json_object_get_string_len(tres) >= (int)sizeof(st->tres) ||
 	    !json_object_object_get_ex(doc, "charged_until", &cu) ||
-	    (!json_object_is_type(cu, json_type_double) &&
-	     !json_object_is_type(cu, json_type_int))) {
+	    !json_number(cu, &st->charged_until)) {
 		err_set(err, -EINVAL,
 			"missing or mistyped accounts, last_start, usage, nonsharing, tres or charged_until");
 		goto fail;
 	}
-	st->charged_until = json_object_get_double(cu);
 	snprintf(st->tres, sizeof(st->tres), "%s", json_object_get_string(tres));
 	if (!(st->usage = ledger_from_json(usage, &lerr))) {
 		err_set(err, -EINVAL, "usage: %s", lerr.text);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_field.h"
 #include "justice_history.h"
 
 struct justice_history {
@@ -218,12 +219,7 @@ static bool _number(json_object *o, const char *key, double *out)
 {
 	json_object *v;
 
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return false;
-	*out = json_object_get_double(v);
-	return isfinite(*out);
+	return json_object_object_get_ex(o, key, &v) && json_number(v, out);
 }
 
 justice_history_t *justice_history_from_json(json_object *obj,
@@ -280,20 +276,14 @@ justice_history_t *justice_history_from_json(json_object *obj,
 		json_object *r = json_object_array_get_idx(rate, i);
 		json_object *e = json_object_array_get_idx(error, i);
 
-		if (!(json_object_is_type(r, json_type_double) ||
-		      json_object_is_type(r, json_type_int)) ||
-		    !(json_object_is_type(e, json_type_double) ||
-		      json_object_is_type(e, json_type_int)) ||
-		    !isfinite(json_object_get_double(r)) ||
-		    !isfinite(json_object_get_double(e))) {
+		if (!json_number(r, &h->rate[i]) ||
+		    !json_number(e, &h->error[i])) {
 			err_set(err, -EINVAL,
 				"history: rate or error %zu is not a number", i);
 			justice_history_destroy(&h);
 			errno = EINVAL;
 			return NULL;
 		}
-		h->rate[i] = json_object_get_double(r);
-		h->error[i] = json_object_get_double(e);
 		h->err_sum += h->error[i];
 	}
 	h->n = (int)n;

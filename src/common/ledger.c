@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_field.h"
 #include "ledger.h"
 
 struct ledger {
@@ -405,14 +406,9 @@ static int _get_number(json_object *obj, const char *key, double *out,
 {
 	json_object *v;
 
-	if (!json_object_object_get_ex(obj, key, &v) ||
-	    (!json_object_is_type(v, json_type_double) &&
-	     !json_object_is_type(v, json_type_int)))
-		return err_set(err, -EINVAL, "'%s' is missing or not a number",
-			       key);
-	*out = json_object_get_double(v);
-	if (!isfinite(*out))
-		return err_set(err, -EINVAL, "'%s' is not finite", key);
+	if (!json_object_object_get_ex(obj, key, &v) || !json_number(v, out))
+		return err_set(err, -EINVAL,
+			       "'%s' is missing or not a finite number", key);
 	return 0;
 }
 

@@ -61,7 +61,7 @@ START_TEST(test_damaged)
 		"\"progress\":\"x\",\"share\":0,\"active\":true}]}");
 
 	ck_assert_int_eq(eunomia_shares_from_json(doc, &s, &err), -EINVAL);
-	ck_assert(strstr(err.text, "field 'progress' missing or of the wrong type"));
+	ck_assert(strstr(err.text, "field 'progress' missing or not a finite number"));
 	ck_assert_int_eq(s.n, 42); /* untouched */
 	json_object_put(doc);
 	doc = json_tokener_parse("{\"at\":1}");

@@ -75,7 +75,7 @@ START_TEST(test_damaged)
 		"\"contribution\":1,\"fair_share\":[9],"
 		"\"dominant_share\":\"high\",\"aggregate_share\":0}]}");
 	ck_assert_int_eq(hmrf_shares_from_json(doc, &s, &err), -EINVAL);
-	ck_assert(strstr(err.text, "'dominant_share' missing or of the wrong type"));
+	ck_assert(strstr(err.text, "'dominant_share' missing or not a finite number"));
 	json_object_put(doc);
 	/* No span yet: shares are 0, not NaN. */
 	{

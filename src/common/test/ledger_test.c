@@ -281,7 +281,7 @@ static const struct {
 	{ "{\"window\":\"weekly\"}", "'window': window 'weekly'" },
 	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2}", "'now' is missing" },
 	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":\"2\",\"now\":0,\"accounts\":[]}",
-	  "'ntres' is missing or not a number" },
+	  "'ntres' is missing or not a finite number" },
 	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2.5,\"now\":0,\"accounts\":[]}",
 	  "'ntres' must be a whole number" },
 	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2,\"now\":0}",
