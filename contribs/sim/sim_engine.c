@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "eunomia.h"
+#include "heap.h"
 #include "hmrf.h"
 #include "hmrf_books.h"
 #include "justice.h"
@@ -188,8 +189,12 @@ static double _cpt(const sim_t *s, const sim_job_t *job)
 
 /* --- the heap of events ------------------------------------------------ */
 
-static bool _ev_less(const ev_t *a, const ev_t *b)
+static bool _ev_less(const void *x, const void *y, void *arg)
 {
+	const ev_t *a = x, *b = y;
+
+	(void)arg;
+
 	if (a->t != b->t)
 		return a->t < b->t;
 	/* Tasks that end at a deadline end before it is checked. */
@@ -202,8 +207,6 @@ static bool _ev_less(const ev_t *a, const ev_t *b)
 
 static int _push(sim_t *s, double t, int job, int task)
 {
-	size_t i;
-
 	if (s->nheap == s->heapcap) {
 		size_t n = s->heapcap ? 2 * s->heapcap : 1024;
 		ev_t *h = realloc(s->heap, n * sizeof(*h));
@@ -213,43 +216,16 @@ static int _push(sim_t *s, double t, int job, int task)
 		s->heap = h;
 		s->heapcap = n;
 	}
-	i = s->nheap++;
-	s->heap[i] = (ev_t){ t, job, task };
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		ev_t tmp;
-
-		if (!_ev_less(&s->heap[i], &s->heap[p]))
-			break;
-		tmp = s->heap[i];
-		s->heap[i] = s->heap[p];
-		s->heap[p] = tmp;
-		i = p;
-	}
+	heap_push(s->heap, sizeof(ev_t), &s->nheap, &(ev_t){ t, job, task },
+		  _ev_less, NULL);
 	return 0;
 }
 
 static ev_t _pop(sim_t *s)
 {
-	ev_t top = s->heap[0];
-	size_t i = 0;
+	ev_t top;
 
-	s->heap[0] = s->heap[--s->nheap];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		ev_t tmp;
-
-		if (l < s->nheap && _ev_less(&s->heap[l], &s->heap[m]))
-			m = l;
-		if (r < s->nheap && _ev_less(&s->heap[r], &s->heap[m]))
-			m = r;
-		if (m == i)
-			break;
-		tmp = s->heap[i];
-		s->heap[i] = s->heap[m];
-		s->heap[m] = tmp;
-		i = m;
-	}
+	heap_pop(s->heap, sizeof(ev_t), &s->nheap, &top, _ev_less, NULL);
 	return top;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "hmrf.h"
 
 static const char *const policy_names[] = {
@@ -104,6 +105,7 @@ enum {
 typedef struct rank_key {
 	int cls;
 	double k1, k2;
+	double t1, t2; /* their tolerances, HMRF_TIE x |k| (_tolerate) */
 } rank_key_t;
 
 typedef struct rank_state {
@@ -114,7 +116,7 @@ typedef struct rank_state {
 	bool *starving;
 	rank_key_t *keys;
 	int *heap;
-	int heap_len;
+	size_t heap_len;
 	double fair_aggregate; /* aggregate of an account at its share */
 } rank_state_t;
 
@@ -137,18 +139,26 @@ static double _step_beta(const rank_state_t *st, int a, double d)
 	return beta;
 }
 
+/* The key with the tolerances its comparisons use (see _order). */
+static rank_key_t _tolerate(rank_key_t k)
+{
+	k.t1 = HMRF_TIE * fabs(k.k1);
+	k.t2 = HMRF_TIE * fabs(k.k2);
+	return k;
+}
+
 /* Key of account a, whose next job is job (its span is the step). */
 static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
 {
 	const hmrf_params_t *p = st->p;
 	const tres_vec_t *R = &p->capacity;
 	double w = st->accts[a].weight, beta;
-	rank_key_t k = { CLASS_NORMAL, 0, 0 };
+	rank_key_t k = { .cls = CLASS_NORMAL };
 
 	if (st->starving[a]) {
 		k.cls = CLASS_STARVING;
 		k.k1 = st->accts[a].waiting_since;
-		return k;
+		return _tolerate(k);
 	}
 	switch (p->policy) {
 	case HMRF_POLICY_HMRF:
@@ -179,77 +189,44 @@ static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
 	    hmrf_aggregate(&st->used[a], R, w) >
 		    (1 + p->borrow_limit) * st->fair_aggregate)
 		k.cls = CLASS_OVER_LIMIT;
-	return k;
+	return _tolerate(k);
 }
 
 /*
- * x is below y by more than rounding: keys that agree to HMRF_TIE
- * (relative) are ties.  Usage and entitlements are sums of products in
+ * 1 when x is below y by more than rounding, -1 when above, 0 when they
+ * agree to HMRF_TIE (relative; tx and ty are the tolerances of x and y,
+ * worked out once per key): those are ties.  Usage and entitlements are sums of products in
  * floating point, so two accounts that are even in exact arithmetic, or a
  * sharing degree of exactly 1, come out a few units in the last place
  * apart depending on the order of the sums; without this, which account
  * goes first, or whether an account is in loss, would follow that noise.
  */
-static bool _below(double x, double y)
+static int _order(double x, double tx, double y, double ty)
 {
-	if (x == y)
-		return false;
-	if (isinf(x) || isinf(y))
-		return x < y;
-	return y - x > HMRF_TIE * fmax(fabs(x), fabs(y));
+	double m = tx > ty ? tx : ty, d = y - x;
+
+	if (m == INFINITY) /* an infinite key: exact */
+		return x < y ? 1 : x > y ? -1 : 0;
+	return d > m ? 1 : d < -m ? -1 : 0;
 }
 
 static bool _before(const rank_state_t *st, int a, int b)
 {
 	const rank_key_t *x = &st->keys[a], *y = &st->keys[b];
+	int o;
 
 	if (x->cls != y->cls)
 		return x->cls < y->cls;
-	if (_below(x->k1, y->k1))
-		return true;
-	if (_below(y->k1, x->k1))
-		return false;
-	if (_below(x->k2, y->k2))
-		return true;
-	if (_below(y->k2, x->k2))
-		return false;
+	if ((o = _order(x->k1, x->t1, y->k1, y->t1)) ||
+	    (o = _order(x->k2, x->t2, y->k2, y->t2)))
+		return o > 0;
 	return a < b;
 }
 
-static void _sift_up(rank_state_t *st, int i)
+/* heap_before_fn over account indices. */
+static bool _heap_before(const void *a, const void *b, void *arg)
 {
-	int *h = st->heap, parent;
-
-	while (i > 0) {
-		parent = (i - 1) / 2;
-		if (!_before(st, h[i], h[parent]))
-			break;
-		int t = h[i];
-		h[i] = h[parent];
-		h[parent] = t;
-		i = parent;
-	}
-}
-
-static void _sift_down(rank_state_t *st, int i)
-{
-	int *h = st->heap, n = st->heap_len, best, l, r;
-
-	for (;;) {
-		best = i;
-		l = 2 * i + 1;
-		r = l + 1;
-		if (l < n && _before(st, h[l], h[best]))
-			best = l;
-		if (r < n && _before(st, h[r], h[best]))
-			best = r;
-		if (best == i)
-			return;
-		int t = h[i];
-		h[i] = h[best];
-		h[best] = t;
-		i = best;
-	}
+	return _before(arg, *(const int *)a, *(const int *)b);
 }
 
 static int _check_input(const hmrf_params_t *p, const hmrf_account_t *accts,
@@ -396,19 +373,22 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 		if (first[a] == first[a + 1])
 			continue;
 		st.keys[a] = _key(&st, a, &jobs[byacct[next[a]]]);
-		st.heap[st.heap_len++] = a;
-		_sift_up(&st, st.heap_len - 1);
+		heap_push(st.heap, sizeof(int), &st.heap_len, &a, _heap_before,
+			  &st);
 	}
 	while (st.heap_len) {
 		a = st.heap[0];
 		order[k++] = byacct[next[a]];
 		_charge(&st, a, &jobs[byacct[next[a]]]);
 		if (++next[a] == first[a + 1]) {
-			st.heap[0] = st.heap[--st.heap_len];
-		} else {
-			st.keys[a] = _key(&st, a, &jobs[byacct[next[a]]]);
+			heap_pop(st.heap, sizeof(int), &st.heap_len, &a,
+				 _heap_before, &st);
+			continue;
 		}
-		_sift_down(&st, 0);
+		/* It is at the top: sinking puts it in its place. */
+		st.keys[a] = _key(&st, a, &jobs[byacct[next[a]]]);
+		heap_sift_down(st.heap, sizeof(int), st.heap_len, 0,
+			       _heap_before, &st);
 	}
 cleanup:
 	_state_free(&st);
