@@ -3,14 +3,22 @@
 # different job shapes share one node of 16 CPUs and 32 GB
 # (CR_Core_Memory) under priority/hmrf's default TRES, with contributions
 # 3:2:1, all backlogged: phys's jobs are CPU-heavy (2 CPUs, 0.5 GB), bio's
-# memory-heavy (1 CPU, 6 GB), chem's balanced (1 CPU, 2 GB).  After two
-# minutes of work:
+# memory-heavy (1 CPU, 6 GB), chem's balanced (1 CPU, 2 GB), all of 10 s.
+# After two and a half minutes of work:
 #  - every account has had at least 95% of what it would have had on its
 #    own share of the node (sharing degree beta >= 0.95, H-MRF's sharing
 #    incentive);
-#  - the accounts above that (beta > 1) have weighted aggregate usage (CPU
-#    share + memory share, over the contribution) within 10% of each other
-#    (H-MRF's resource-as-you-contributed fairness).
+#  - the account ahead in weighted aggregate usage (CPU share + memory
+#    share, over the contribution) is held at its non-sharing allocation
+#    (beta < 1.05), and the other two, which share what is left, have
+#    weighted aggregates within 10% of each other (H-MRF's
+#    resource-as-you-contributed fairness).
+# Measured: with 4-s jobs, betas 1.11 / 1.00 / 1.00 and aggregates 150.5 /
+# 161.3 (7%); with the 10-s jobs used here, 1.21 / 1.03 / 1.00 and 203.9 /
+# 205.5 (0.8%), chem ahead at 300.7.  On Slurm each job waits a moment for
+# the scheduler on a free node, entitlement without allocation, which
+# pulls every beta towards 1 (horae-sim, without that wait, gives 1.4 /
+# 1.2 / 1.0 on the same workload); longer jobs wait relatively less.
 # Every account's usage, non-sharing allocation, beta and aggregate is
 # printed.  Before the default left Slurm's node TRES out, a 1-CPU job
 # weighed as much as a job filling the node and usage split by job count
@@ -21,22 +29,23 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/cluster.sh"
 . "$HERE/lib/hmrf.sh"
 
-RUN=120
+RUN=150
+JOB=10
 CPUS=16 MEM=32000
 hc_test_setup t0018
 dir=$HC_TEST_DIR
 
 HC_NODES="big $CPUS $MEM" \
 HC_EXTRA_CONF=$'PartitionName=pp Nodes=ALL State=UP\nPartitionName=pb Nodes=ALL State=UP\nPartitionName=pc Nodes=ALL State=UP' \
-HC_HMRF_CONF=$'Window=none\nPeriod=1s\nChargeHorizon=4s\nAccount=phys Share=3\nAccount=bio Share=2\nAccount=chem Share=1' \
+HC_HMRF_CONF=$'Window=none\nPeriod=1s\n'"ChargeHorizon=${JOB}s"$'\nAccount=phys Share=3\nAccount=bio Share=2\nAccount=chem Share=1' \
 	hc_start
 tap_ok "cluster up" $? || tap_done
 scontrol update nodename=big state=drain reason=filling-the-queue
-# At most 8 of phys's, 5 of bio's, 16 of chem's at once, 30 rounds of 4 s:
-# these keep all three waiting.
-hmrf_submit 250 phys pp 2 500 4 && hmrf_submit 160 bio pb 1 6000 4 &&
-	hmrf_submit 200 chem pc 1 2000 4
-tap_ok "610 jobs queued" $?
+# At most 8 of phys's, 5 of bio's, 16 of chem's at once, 15 rounds of
+# 10 s: these keep all three waiting.
+hmrf_submit 150 phys pp 2 500 "$JOB" && hmrf_submit 100 bio pb 1 6000 "$JOB" &&
+	hmrf_submit 150 chem pc 1 2000 "$JOB"
+tap_ok "400 jobs queued" $?
 scontrol update nodename=big state=resume
 sleep "$RUN"
 table=$("$SFAIR" -P -o Account,Contribution,Used:cpu,Used:mem,NonSharing:cpu,NonSharing:mem,Beta 2>&1)
@@ -60,9 +69,15 @@ tap_diag "account beta weighted-aggregate:" "$rows"
 ok=$(echo "$rows" | awk 'NF == 3 && $2 != "-" && $2 + 0 >= 0.95 { n++ } END { print n + 0 }')
 tap_ok "every account has beta >= 0.95 ($(echo "$rows" | awk '{ printf "%s %s; ", $1, $2 }'))" \
 	$([ "$ok" = 3 ]; echo $?) "$rows"
-spread=$(echo "$rows" | awk '$2 + 0 > 1 { n++; if (!min || $3 < min) min = $3; if ($3 > max) max = $3 }
-	END { if (n < 2) print "n/a"; else printf "%.3f", max / min }')
-tap_diag "accounts above their non-sharing allocation: weighted aggregates max/min $spread"
-tap_ok "those above their non-sharing allocation are within 10% of each other ($spread)" \
-	$(awk -v s="$spread" 'BEGIN { exit !(s != "n/a" && s + 0 <= 1.10) }'; echo $?)
+# H-MRF holds the account ahead in weighted aggregate at its non-sharing
+# allocation (the sharing-incentive floor, beta about 1) and evens out the
+# others' weighted aggregates with what is left.
+sorted=$(echo "$rows" | sort -k3,3n)
+top=$(echo "$sorted" | tail -1)
+spread=$(echo "$sorted" | head -2 | awk '{ v[NR] = $3 } END { printf "%.3f", v[2] / v[1] }')
+tap_diag "the two behind in weighted aggregate: max/min $spread; ahead: $top"
+tap_ok "the account ahead in weighted aggregate is held at its non-sharing allocation ($top)" \
+	$(echo "$top" | awk '{ exit !($2 + 0 < 1.05) }'; echo $?)
+tap_ok "the other two have weighted aggregates within 10% of each other ($spread)" \
+	$(awk -v s="$spread" 'BEGIN { exit !(s + 0 >= 1 && s + 0 <= 1.10) }'; echo $?)
 tap_done
