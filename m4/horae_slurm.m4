@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: GPL-2.0-or-later
 # HORAE_WITH_SLURM_SOURCE
 # -----------------------
 # Find a configured Slurm source tree whose version equals the installed

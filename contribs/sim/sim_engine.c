@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_engine.c - the discrete-event loop of horae-sim (sim_engine.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_engine.h - the discrete-event simulation: a trace's jobs arrive,
  * are admitted (or refused), ordered, placed task by task on the nodes,

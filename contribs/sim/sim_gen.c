@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_gen.c - the papers' workloads as traces (see sim_gen.h for the
  * list).  The fixed examples are built as the papers (and DESIGN.md) give

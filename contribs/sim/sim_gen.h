@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_gen.h - the papers' synthetic workloads as traces, seeded and
  * reproducible (the same name, seed and options give the same trace on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_main.c - horae-sim(1): simulate a trace under the core's policies
  * and write per-job records, per-account series, a summary and a plot.

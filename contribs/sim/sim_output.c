@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_output.c - per-job records, series and the summary (sim_output.h).
  */

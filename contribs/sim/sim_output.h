@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_output.h - what horae-sim writes: per-job records, per-account time
  * series (CSV or JSON), and the summary metrics of a run.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_policy.c - policy names to core selectors (sim_policy.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_policy.h - the names horae-sim takes for ordering, placement and
  * admission policies, and what each maps to in the core.  Nothing here

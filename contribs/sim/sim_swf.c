@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_swf.c - Standard Workload Format (the Parallel Workloads Archive's
  * logs) as a horae-sim trace.  An SWF file is header comments (';'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_trace.c - horae-sim's JSON traces (horae-sim-trace(5)): reading, with
  * every member's type and range checked and unknown members refused so

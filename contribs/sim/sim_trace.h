@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_trace.h - what horae-sim simulates: nodes, accounts and jobs, as
  * read from a JSON trace (horae-sim-trace(5)), a Standard Workload Format

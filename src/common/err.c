@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * err.c - filling the core's error buffer.  See err.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * err.h - an error buffer that core functions fill to explain a failure.
  *

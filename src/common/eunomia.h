@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia.h - Eunomia's progress shares.  Progress is allocated CPUs x
  * speed x time; an account's progress share is its accumulated progress

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_conf.c - select/eunomia's settings.  See eunomia_conf.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_offline.c - offline Eunomia by progressive filling over GLPK
  * linear programs.  See eunomia_offline.h.

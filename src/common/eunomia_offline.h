@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_offline.h - offline Eunomia (the paper's Algorithm 1):
  * progressive filling with one linear program per round, solved with

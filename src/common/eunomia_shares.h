@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_shares.h - the progress shares select/eunomia publishes each
  * period for sfair: per account its weight, accumulated progress, own

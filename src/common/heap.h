@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * heap.h - the one binary min-heap of the core and the simulator, over an
  * array of fixed-size elements the caller owns, ordered by the caller's

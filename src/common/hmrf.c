@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf.c - H-MRF and its baselines: shares, beta, and ranking by virtual
  * progressive filling.  See hmrf.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf.h - long-term multi-resource fairness (H-MRF) and its baselines,
  * as pure functions: fair shares, the non-sharing allocation, the sharing

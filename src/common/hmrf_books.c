@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_books.c - H-MRF's books: what is charged to whom and when, and the
  * ranking that follows from it.  See hmrf_books.h for the rules.

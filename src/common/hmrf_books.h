@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_books.h - H-MRF's books: the one place that decides what is charged
  * to which account and when, and that ranks pending jobs from it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_conf.c - validating priority/hmrf's settings.  See hmrf_conf.h.
  */

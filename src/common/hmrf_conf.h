@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_conf.h - the settings of priority/hmrf (hmrf.conf), validated one
  * key at a time so that a reader can report the file and line of a bad

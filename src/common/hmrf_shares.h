@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_shares.h - the view priority/hmrf publishes each period for sfair:
  * the cluster's capacity, and per account its contribution (weight), fair

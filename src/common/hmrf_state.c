@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_state.c - priority/hmrf's persistent state and its JSON form.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_state.h - everything priority/hmrf must remember across restarts:
  * the accounts, their windowed usage and non-sharing ledgers, when each

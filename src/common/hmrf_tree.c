@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_tree.c - Fair Tree's split of shares down an account hierarchy.
  * See hmrf_tree.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_tree.h - accounts' contributions from an account hierarchy, as
  * slurmdbd's associations give it: each node's share is split among its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json_field.h - one field of a JSON object, its type checked, for the
  * readers of the documents the plugins write (state files and published

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice.c - Justice's estimate, admission and offers.  See justice.h.
  */

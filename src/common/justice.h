@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice.h - Justice's estimate and admission (Algorithms 2 and 3 of
  * justice-deadline-admission.md), and the baselines it is compared with.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_conf.c - job_submit/justice's settings.  See justice_conf.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_conf.h - the settings of job_submit/justice (justice.conf),
  * read like hmrf.conf (kvfile.h) with "PATH:LINE: what is wrong" errors.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_history.c - Justice's job tracking.  See justice_history.h.
  * The kept rates and errors are two rings of `length` entries; the error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_history.h - what Justice learns from finished jobs (Algorithm 1
  * of justice-deadline-admission.md, TRACK_JOB), in bounded memory.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_metrics.c - see justice_metrics.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_metrics.h - the measures of justice-deadline-admission.md's
  * evaluation, over the outcome of a set of deadline jobs:

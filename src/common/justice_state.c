@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_state.c - job_submit/justice's counts and their JSON form.
  */

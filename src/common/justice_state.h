@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_state.h - what job_submit/justice saves besides its history
  * (justice_history.h): the file's kind and version, and its counts of

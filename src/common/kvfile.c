@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kvfile.c - Slurm-style "Key=Value" files with line numbers.
  */

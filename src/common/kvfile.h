@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kvfile.h - reading Slurm-style configuration files line by line with
  * line numbers: "Key=Value" pairs separated by blanks, several to a line,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ledger.c - windowed per-account usage accumulators.  See ledger.h for
  * the window kinds, the bucket scheme and its error bound.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ledger.h - per-account accumulated TRES usage (TRES x seconds) over a
  * time window: none, tumbling or sliding (see window.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * names.c - name table: an array of names plus an open-addressing hash of
  * their indices, grown at 50% load.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * names.h - a table of names (accounts) and the dense indices 0..n-1 that
  * ledgers and policies use.  Lookup is a hash, O(1) on average.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * place_rrr.c - randomized round-robin server selection.  See place_rrr.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * place_rrr.h - randomized round-robin (RRR) server selection, the Mesos
  * default that psdsf-progressive-filling.md pairs with DRF, TSF and PSDSF:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * placement.h - which node a job (or one task of it) should go to: pure
  * scoring functions over candidate nodes, lowest score best, +INFINITY

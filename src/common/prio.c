@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * prio.c - the weighted sum that turns factors into a Slurm priority.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * prio.h - a job's priority as a documented weighted sum, multifactor
  * style, of factors in [0, 1]:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * psdsf.c - PSDSF and rPSDSF picks.  See psdsf.h.
  */

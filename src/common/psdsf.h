@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * psdsf.h - Per-Server Dominant Share Fairness (PSDSF, Khamse-Ashari et
  * al.) and its residual form rPSDSF, as psdsf-progressive-filling.md runs

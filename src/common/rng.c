@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rng.c - xoshiro256** seeded through splitmix64.  See rng.h.  The
  * generator follows the reference code of Blackman and Vigna

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rng.h - a seeded, portable pseudo-random number generator for the
  * policies that draw at random (randomized round robin) and for

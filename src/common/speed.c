@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * speed.c - node speed factors from node features.  See speed.h.
  */

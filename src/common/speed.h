@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * speed.h - node speed factors from node features, for Eunomia's progress
  * shares: a map such as "gen1:1.0,gen2:1.5,gen4:3.0", a default factor for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * state.c - atomic, checksummed state files with fallback.  See state.h.
  */

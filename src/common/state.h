@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * state.h - plugin state files: written atomically, versioned and
  * checksummed, with a fallback to the previous snapshot.

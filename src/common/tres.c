@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tres.c - TRES vectors: layouts, parsing, formatting and arithmetic.
  * See tres.h for the string format and units.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tres.h - trackable-resource (TRES) vectors: parsing Slurm-style strings
  * such as "cpu=4,mem=4G,node=1,gres/gpu=2", arithmetic, fit tests and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tsf.c - Task-Share Fairness.  See tsf.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tsf.h - Task-Share Fairness (TSF, Wang et al., SC'16, as Eunomia and
  * psdsf-progressive-filling.md compare against it): an account's task share

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * view.c - readers and the part of a document each may see.  See view.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * view.h - what one reader may see of the plugins' published documents,
  * for PrivateData=usage: each reader (a uid) sees the accounts it has

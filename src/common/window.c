@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * window.c - parsing durations and window specifications; window bounds.
  */

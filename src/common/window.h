@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * window.h - the time windows over which usage is remembered, and the
  * durations that configure them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_config.c - sfair --check-config.  See check_config.h.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_config.h - sfair --check-config: Horae's configuration files
  * checked without a daemon, by the readers the plugins use and with their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * explain.c - what sfair --explain gathers: see explain.h.
  */

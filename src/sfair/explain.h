@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * explain.h - sfair --explain JOBID: why a job is where it is.  What
  * slurmctld says of the job (one job listing, one priority-factors

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * explain_print.c - sfair --explain's text and JSON: see explain_print.h.
  */

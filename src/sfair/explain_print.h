@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * explain_print.h - sfair --explain's output: a few lines of text, or one
  * JSON document (--json).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.c - print sfair's rows as a table, '|'-separated, or JSON.
  */

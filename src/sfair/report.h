@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report.h - sfair's rows and how they are printed: a fixed-width table
  * (sshare style), '|'-separated (-p with a trailing '|', -P without), or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sfair.c - show Horae's per-account shares (sprio/sshare style).
  *

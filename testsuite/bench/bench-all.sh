@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench-all: run every benchmark and write their figures, with the machine
 # they ran on, to doc/benchmarks.md (what `make bench` does).  Each
 # benchmark compares side by side in one run (ours against the stock

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench-priority-recalc: the CPU time of one full priority recalculation
 # in a real slurmctld, priority/hmrf next to stock priority/multifactor,
 # measured in the same run on the same cluster and the same queue.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench-select-cycle: the cost of select/eunomia's placement steering on
 # slurmctld's scheduling cycles, next to plain select/cons_tres, in the
 # same run on the same queue, with Placement=best-fit and Placement=eunomia

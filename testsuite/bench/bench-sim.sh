@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench-sim: how long horae-sim takes, and how much memory, to simulate
 # 1,000,000 tasks on 2,000 nodes under each policy (issue goal: under 60 s
 # each on the machine it runs on).  The workload: 2,000 nodes of 16 CPUs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # bench-submit: sbatch throughput with job_submit/justice and without a
 # job_submit plugin, in the same run: JOBS deadline jobs (--deadline a day
 # away, -t 10) submitted by 4 sbatch loops at once to a 4-node cluster

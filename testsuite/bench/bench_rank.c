@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_rank.c - how long hmrf_rank() takes to order N pending jobs of A
  * accounts, and how the core's other hot paths fare: advancing sliding

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_submit.c - queue many batch jobs quickly for the benchmarks that
  * need a long queue (bench-priority-recalc.sh, bench-select-cycle.sh):

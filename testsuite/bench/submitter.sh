@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # submitter.sh - sourced by the benchmarks that build a long queue: sets
 # SUBMIT to bench_submit (bench_submit.c; HORAE_BENCH_SUBMIT, else the
 # build tree's, built when missing).

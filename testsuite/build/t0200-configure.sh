@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0200: configure refuses a missing Slurm source tree and one whose version
 # differs from the installed slurmctld, saying what to do; with Debian's
 # prefix and libdir the plugins install into Debian's plugin directory.

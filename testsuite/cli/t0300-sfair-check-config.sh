@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0300: sfair --check-config checks hmrf.conf, eunomia.conf and
 # justice.conf without a daemon, with the messages the plugins log (t0011,
 # t0020 and t0030 check the plugins' side).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0301: sfair's output formats against golden files, on a fixed state
 # file (data/horae_hmrf.state: four accounts, a tumbling 1-day window,
 # saved by priority/hmrf on a real cluster and given that window), at a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0100: every man page renders without a warning from man/groff.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fuzz: libFuzzer runs of every parser Horae owns, under AddressSanitizer
 # (with leak detection) and UndefinedBehaviorSanitizer: TRES strings
 # (tres), windows and durations (window), hmrf.conf, eunomia.conf and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_eunomia_conf.c - libFuzzer target for eunomia.conf
  * (eunomia_conf.h): the input is the file, read by eunomia_conf_read

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_hmrf_conf.c - libFuzzer target for hmrf.conf (hmrf_conf.h): the
  * input is the file, read by hmrf_conf_read (kvfile.h's line reader, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_justice_conf.c - libFuzzer target for justice.conf
  * (justice_conf.h): the input is the file, read by justice_conf_read

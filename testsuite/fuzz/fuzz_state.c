@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_state.c - libFuzzer target for the state files and the documents
  * they carry: state.h's checksummed envelope and the readers of what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_trace.c - libFuzzer target for horae-sim's trace readers
  * (contribs/sim/sim_trace.h): every input is read as a JSON trace

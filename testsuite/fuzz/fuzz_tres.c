@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_tres.c - libFuzzer target for TRES strings (tres.h).  The input's
  * first line is a layout ("cpu,mem,node,gres/gpu") for tres_layout_create

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_util.h - what the libFuzzer targets share: the input as a C string
  * (the parsers take NUL-terminated text), and one scratch file per process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_window.c - libFuzzer target for windows and durations (window.h):
  * the input goes to window_parse and to duration_parse; a window that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0510: the libFuzzer targets of testsuite/fuzz in their CI form: fuzz.sh
 # builds them with clang (AddressSanitizer, leak detection and
 # UndefinedBehaviorSanitizer) and runs each for a few seconds from the

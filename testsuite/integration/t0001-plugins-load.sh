@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0001: the three Horae plugins load in a real slurmctld on a 4-node
 # cluster, and the cluster works through them: jobs from three accounts run
 # to completion (one with a 2-node srun step), sinfo/squeue/sprio/scontrol

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0002: the test-cluster harness itself.  Two clusters run at once without
 # colliding (ports, sockets, files, jobs), and interrupting a script that
 # started a cluster (SIGINT, as ^C does, or SIGTERM) leaves no slurmctld,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0010: Examples 3 and 4 of the H-MRF paper on a real cluster.  One node
 # of 100 CPUs and 100 GB paid for equally by accounts A and B.
 #

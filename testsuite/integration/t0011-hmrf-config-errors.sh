@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0011: a bad hmrf.conf stops slurmctld at start, and its log names the
 # file, the line and what is wrong: an unknown key, a negative share, a
 # malformed window, a bucket longer than the window.

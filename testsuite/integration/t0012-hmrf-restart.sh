@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0012: slurmctld killed with SIGKILL mid-workload and restarted keeps the
 # usage priority/hmrf had accounted: after the restart the ledger matches
 # what the running jobs accumulated, within one recalculation period; a

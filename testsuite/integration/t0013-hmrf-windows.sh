@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0013: windows on a real cluster, short enough to watch.  A tumbling
 # window forgets everything at its boundary; a sliding window forgets a
 # finished job gradually, as the window slides past it.

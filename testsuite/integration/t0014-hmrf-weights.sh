@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0014: contributions 2:1, both accounts always backlogged: after a minute
 # of work, account a has used twice what b has, within 5%.  Same-shaped
 # jobs (1 CPU, 4 s) on one 16-CPU node; a partition per account so that

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0015: with slurmdbd, priority/hmrf takes the contributions from the
 # associations sacctmgr sets, split down the account tree as Fair Tree
 # splits it, and not from hmrf.conf's Account lines; a sacctmgr change

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0016: H-MRF against stock multifactor with Fair Tree, both over slurmdbd
 # with the same associations (mem and cpu, fairshare 1 each), the same
 # queue, in one run on two clusters side by side.  Fair Tree's usage decays

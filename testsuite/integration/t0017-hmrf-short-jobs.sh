@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0017: jobs shorter than priority/hmrf's Period are charged in full.
 # Without AccountingStorageEnforce=limits slurmctld never calls the
 # priority plugin's job_end, so the recalculation itself charges the jobs

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0018: resources, not job counts, on a shared node.  Three accounts with
 # different job shapes share one node of 16 CPUs and 32 GB
 # (CR_Core_Memory) under priority/hmrf's default TRES, with contributions

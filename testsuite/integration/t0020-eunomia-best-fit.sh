@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0020: DRFH's Fig. 1 in integers on a real cluster.  Node na has 10 CPUs
 # and 60 GB, node nb 60 CPUs and 10 GB; account a1's jobs take 1 CPU and
 # 5 GB, a2's 5 CPUs and 1 GB; both keep 15 jobs waiting.  With

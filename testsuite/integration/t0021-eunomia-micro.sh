@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0021: Eunomia's micro-benchmark, scaled down, on a real cluster.
 # Eight nodes of 4 CPUs, two each of speed 1.0, 1.5, 2.0 and 3.0 (features
 # gen1..gen4).  Four accounts with the same amount of work: a1, a2 and a3

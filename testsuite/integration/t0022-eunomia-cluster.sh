@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0022: Slurm keeps working under select/eunomia with Placement=eunomia:
 # sinfo, squeue and scontrol; a 2-node job with srun steps; jobs steered
 # by progress (an account without progress gets the fastest free node, a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0030: job_submit/justice on a real cluster (4 nodes of 2 CPUs).
 # Jobs without a deadline pass untouched; nonsense deadlines are refused
 # with a message; two bootstrap jobs teach it that deadline jobs need a

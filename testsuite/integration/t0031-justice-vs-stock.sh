@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0031: job_submit/justice against stock Slurm's own --deadline handling,
 # on the same streams of deadline jobs, in the same run: for each stream
 # (T0031_SEEDS, default "7 11", run at the same time) two clusters of 16

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0032: sfair under PrivateData=usage on a real cluster.  Users who are
 # not operators see only the accounts they have jobs in (their own view,
 # published by priority/hmrf and select/eunomia, readable by them alone);

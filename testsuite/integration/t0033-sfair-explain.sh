@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0033: sfair --explain JOBID on a real cluster: a pending job's factors
 # as sprio shows them, its account's figures, the accounts ranked above
 # it (H-MRF puts accounts without usage first); a deadline job's Justice

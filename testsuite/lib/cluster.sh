@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cluster.sh - start and stop a real Slurm cluster on this machine: one
 # munged on its own socket, one slurmctld and N `slurmd -N name` daemons,
 # all on loopback, all files under one run directory.  Tests, the demo and

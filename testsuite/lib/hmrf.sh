@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hmrf.sh - helpers for the priority/hmrf integration tests: a step model
 # run on a real cluster, and reading what the plugin accounted via sfair.
 #

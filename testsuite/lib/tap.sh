@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tap.sh - TAP output for the integration tests, with the closing line
 # "N passed, N failed" that people and CI read.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # sanitize: the core's and the simulator's tests under AddressSanitizer
 # (with LeakSanitizer) and UndefinedBehaviorSanitizer.  Configures a
 # separate out-of-tree build with -fsanitize=address,undefined, builds

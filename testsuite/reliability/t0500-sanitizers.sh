@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0500: the core's and the simulator's tests pass under AddressSanitizer
 # (leaks included) and UndefinedBehaviorSanitizer: runs
 # reliability/sanitize.sh (its own build in $HORAE_ASAN_BUILDDIR, default

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0520: a submission storm against a real slurmctld with all three
 # plugins (priority/hmrf, select/eunomia, job_submit/justice):
 # T0520_SUBMITTERS (default 4) submitters call sbatch as fast as it

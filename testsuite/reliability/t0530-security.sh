@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0530: what a user can and cannot do to Horae on a real cluster, tried
 # as user nobody (uid 65534) on a cluster with all three plugins.
 # - Every file and directory the plugins create under StateSaveLocation

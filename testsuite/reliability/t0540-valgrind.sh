@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0540: valgrind's memcheck on slurmctld with all three plugins over a
 # workload, and on sfair: no memory error and no lost block in our code.
 # slurmctld runs under valgrind from its first start (on empty state) and

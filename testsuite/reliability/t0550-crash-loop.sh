@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0550: slurmctld with all three plugins, under a stream of submissions,
 # killed with SIGKILL at random moments (every 4-10 s) and restarted each
 # time.  Checked: every restart comes up; after every kill each plugin's

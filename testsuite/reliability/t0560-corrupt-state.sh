@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0560: damaged state files against a real slurmctld.  For each plugin's
 # state file (priority/hmrf's usage, select/eunomia's progress,
 # job_submit/justice's history) and each damage (truncated, zeroed, one

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0400: horae-sim reproduces the papers' examples from its generators,
 # through the command line a user runs (the engine's own Check test,
 # contribs/sim/test/sim_engine_test.c, builds the same cases by hand).

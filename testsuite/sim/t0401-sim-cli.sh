@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # t0401: horae-sim as a command: its outputs against golden files (the
 # per-job CSV and the text summary of H-MRF's Table 1 run) and their
 # documented fields (--json, -j FILE.json, -s FILE.json through jq), a

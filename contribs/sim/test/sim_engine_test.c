@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_engine_test.c - Check tests of the simulation engine on the papers'
  * small examples, built here by hand so that they test the engine alone:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_gen_test.c - Check tests of sim_gen.c: the errno contract, every
  * generator's trace valid (it survives a JSON round trip, whose reader

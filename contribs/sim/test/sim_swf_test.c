@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_swf_test.c - Check tests of sim_swf.c: the errno contract, the
  * hand-written sample log (test/data/sample.swf) under every option, and

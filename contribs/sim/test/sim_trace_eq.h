@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_trace_eq.h - for the simulator's Check tests: are two traces the
  * same, member by member (a written and re-read trace, two runs of a

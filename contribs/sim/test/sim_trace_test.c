@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_trace_test.c - Check tests of sim_trace.c: the errno contract, a
  * good trace with every member and every default, one bad trace per error

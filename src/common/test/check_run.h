@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_run.h - the main() of every Check test binary: run the suite with
  * the environment's settings (CK_TAP_LOG_FILE_NAME, CK_FORK, ...) and turn

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_conf_test.c - Check tests of eunomia_conf.c: every key, the
  * Account lines with their own speed factors, and file errors with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_offline_test.c - Check tests of eunomia_offline.c: Eunomia's
  * Fig. 1 (Alice and Bob end at 4/8 each) and its micro-benchmark (20

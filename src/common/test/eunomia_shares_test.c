@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_shares_test.c - Check tests of eunomia_shares.c: the published
  * document carries eunomia.c's shares (Eunomia's Fig. 1 outcome) and

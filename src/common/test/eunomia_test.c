@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_test.c - Check tests of eunomia.c: progress shares (Eunomia's
  * Fig. 1: Alice's share 2/8, 3/8, 4/8 as Machine 2's CPUs are given), the

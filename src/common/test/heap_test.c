@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * heap_test.c - Check tests of heap.h: ints and structs come out in
  * order against qsort on generated inputs, ties broken by the caller,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_books_test.c - Check tests of hmrf_books.c: the errno contract; the
  * charging rules one by one; the papers' examples (Table 1 of H-MRF's

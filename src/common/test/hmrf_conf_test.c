@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_conf_test.c - Check tests of hmrf_conf.c: defaults, every key with
  * good and bad values, accounts, and the cross-key checks.

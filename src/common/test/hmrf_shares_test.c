@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_shares_test.c - Check tests of hmrf_shares.c: contributions and
  * fair shares split the capacity by weight among the counted accounts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_state_test.c - Check tests of hmrf_state.c: accounts and ledgers
  * survive a save and load through state.h unchanged; broken documents are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_test.c - Check tests of hmrf.c: the errno contract; shares, the
  * non-sharing allocation and beta on hand-computed cases; the starvation

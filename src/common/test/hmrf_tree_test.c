@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_tree_test.c - Check tests of hmrf_tree.c: Fair Tree's split on
  * hand-computed hierarchies (sub-accounts beside users, the root's own

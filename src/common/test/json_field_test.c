@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json_field_test.c - Check tests of json_field.c: the one reader and
  * writer of JSON numbers, and typed fields, with json-c's coercions

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_conf_test.c - Check tests of justice_conf.c: every key, bad
  * values, file errors with PATH:LINE.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_history_test.c - Check tests of justice_history.c: Algorithm 1
  * on hand-computed histories, both smoothings, the bounded memory, JSON.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_metrics_test.c - Check tests of justice_metrics.c on a small
  * hand-computed outcome.

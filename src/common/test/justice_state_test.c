@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_state_test.c - Check tests of justice_state.c: the counts
  * survive their JSON form; a missing or negative count is refused with

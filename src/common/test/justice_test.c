@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_test.c - Check tests of justice.c: each step of Algorithms 2 and
  * 3 on a hand-computed history, the bootstrap, the correction kept within

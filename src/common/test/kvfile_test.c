@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kvfile_test.c - Check tests of kvfile.c (pairs, comments, quotes,
  * continuations, line numbers, errors as PATH:LINE) and of

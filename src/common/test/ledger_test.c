@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ledger_test.c - Check tests of ledger.c: the errno contract, the three
  * window kinds (tumbling reset at the boundary, sliding clip and its error

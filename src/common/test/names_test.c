@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * names_test.c - Check tests of names.c: the errno contract, stable dense
  * indices, and many names through several growths.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * place_rrr_test.c - Check tests of place_rrr.c: the errno contract and
  * the no-fit case that draws nothing; the same sequence for the same

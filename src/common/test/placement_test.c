@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * placement_test.c - Check tests of placement.c: the
  * examples of the papers, reproduced by progressive filling over the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * prio_test.c - Check tests of prio.c: the weighted sum, clamping, and
  * the rank factor.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * psdsf_test.c - Check tests of psdsf.c: the errno contract; the example
  * of psdsf-progressive-filling.md (frameworks with per-task demands (5,1)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rng_test.c - Check tests of rng.c: draws of nothing for the degenerate
  * cases; the first outputs for seeds 0 and 42 as regression values;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * speed_test.c - Check tests of speed.c: maps, bad maps, node factors.
  */

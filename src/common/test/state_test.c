@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * state_test.c - Check tests of state.c: atomic save, safe permissions,
  * and truncated, corrupt, zeroed, foreign, wrong-kind and wrong-version

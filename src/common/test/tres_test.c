@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tres_test.c - Check tests of tres.c: the errno contract, parsing good and
  * malformed strings, formatting, arithmetic and dominant shares.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tsf_test.c - Check tests of tsf.c: the errno contract; monopolies and
  * rankings computed by hand; the shape of Eunomia's micro-benchmark (20

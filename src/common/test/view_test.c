@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * view_test.c - Check tests of view.c: readers and their accounts, an
  * operator who sees everything, and a document cut to one reader.

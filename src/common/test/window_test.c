@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * window_test.c - Check tests of window.c: durations, window specs, bounds.
  */

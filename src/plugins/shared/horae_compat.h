@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * horae_compat.h - the differences between the Slurm releases the plugins
  * are built for, in one place (../shared/SLURM-PORT.md lists them).  Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ledger_file.h - loading and saving a plugin's per-account ledgers
  * (core hmrf_state) in StateSaveLocation, with the messages an admin needs:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * periodic.h - a slurmctld thread that calls a function now and then
  * every period seconds until stopped; the plugins' recalculation and

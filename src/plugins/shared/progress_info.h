@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * progress_info.h - how Eunomia's progress shares reach priority/hmrf:
  * through Slurm's own channel between plugins, select_g_get_info_from_plugin(),

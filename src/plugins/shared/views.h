@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * views.h - what sfair may read of the files the plugins publish, as
  * PrivateData says.  Without PrivateData=usage the published files are

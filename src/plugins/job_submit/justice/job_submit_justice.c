@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * job_submit_justice.c - job_submit/justice: deadline-aware admission
  * control (Justice, justice-deadline-admission.md).  Slurm's entry points

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_ctx.c - job_submit/justice's context and state file.  See
  * justice_ctx.h.

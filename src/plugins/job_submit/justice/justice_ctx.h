@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_ctx.h - what job_submit/justice holds while slurmctld runs: its
  * configuration, the history it learns from (core justice_history), its

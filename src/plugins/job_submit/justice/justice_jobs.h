@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_jobs.h - the Slurm side of Justice: job descriptors and records
  * in, decisions out.  The estimate, the admission and the order are the

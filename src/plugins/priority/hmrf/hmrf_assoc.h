@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_assoc.h - contributions from slurmdbd's associations: the account
  * hierarchy and raw shares sacctmgr sets, read from assoc_mgr's copy, for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_ctx.c - priority/hmrf's context: configuration, state file, and
  * the per-account factor of new jobs.

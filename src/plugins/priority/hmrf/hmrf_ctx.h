@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_ctx.h - what priority/hmrf holds while slurmctld runs: its
  * configuration, the TRES it charges and where slurmctld keeps them, H-MRF's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_eunomia.c - the Eunomia factor.  See hmrf_eunomia.h.  The order is
  * the core's (eunomia_rank); this file gathers the inputs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_eunomia.h - priority/hmrf's Eunomia factor: the pending jobs in
  * Eunomia's online order (lowest progress share first, each pick charged

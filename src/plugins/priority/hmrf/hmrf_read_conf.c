@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_read_conf.c - hmrf.conf, found where Slurm keeps its other plugin
  * configuration files (get_extra_conf_path).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_read_conf.h - find hmrf.conf beside slurm.conf and read it into a
  * validated hmrf_conf_t.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_recalc.c - the Slurm side of H-MRF: job records in, priorities out.
  * Every rule about what is charged to whom and when, and the ranking, is

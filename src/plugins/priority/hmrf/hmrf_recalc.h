@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_recalc.h - translating slurmctld's job records to the core and back:
  * charging usage, ranking pending jobs, setting their priorities.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hmrf_seed.h - a start without saved usage (the first with priority/hmrf,
  * or slurmctld -i after its state was lost) on a cluster with slurmdbd:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * priority_hmrf.c - priority/hmrf: long-term multi-resource fairness
  * (H-MRF) per account.  Slurm's entry points and the recalculation thread;

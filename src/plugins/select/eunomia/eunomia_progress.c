@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_progress.c - select/eunomia's progress accounting.  See
  * eunomia_progress.h.  Shares, the fair share and the gap come from the

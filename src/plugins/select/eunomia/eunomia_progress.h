@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_progress.h - select/eunomia's progress accounting: every running
  * job makes progress at its CPUs x the speed factors of its nodes (for

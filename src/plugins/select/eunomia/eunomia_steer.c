@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_steer.c - placement steering for select/eunomia.  See
  * eunomia_steer.h.  The scores come from the core; this file only reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_steer.h - steering cons_tres's choice of nodes: each candidate
  * node is scored by the core (placement.c) for the job's per-node demand

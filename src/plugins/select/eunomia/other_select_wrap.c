@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * other_select_wrap.c - compile Slurm's own src/plugins/select/other code
  * (from the matching Slurm source tree) into select/eunomia.  It loads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * select_eunomia.c - select/eunomia: speed-aware placement on mixed node
  * generations, layered on select/cons_tres.
