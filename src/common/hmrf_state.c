@@ -120,6 +120,44 @@ nomem:
 	return NULL;
 }
 
+int hmrf_state_retres(hmrf_state_t **st, const char *tres, horae_err_t *err)
+{
+	tres_layout_t *to = NULL, *from = NULL;
+	int map[TRES_MAX], n, rc = 0;
+	ledger_t *usage = NULL, *ns = NULL;
+
+	if (!st || !*st || !tres)
+		return err_set(err, -EINVAL, "retres: missing arguments");
+	if (strlen(tres) >= sizeof((*st)->tres))
+		return err_set(err, -EINVAL, "TRES list too long");
+	if (!(to = tres_layout_create(tres, err)) ||
+	    !(from = tres_layout_create((*st)->tres, err))) {
+		rc = -EINVAL;
+		goto cleanup;
+	}
+	n = tres_layout_count(to);
+	for (int i = 0; i < n; i++)
+		map[i] = tres_layout_find(from, tres_layout_name(to, i));
+	usage = ledger_remap((*st)->usage, map, n);
+	ns = ledger_remap((*st)->ns, map, n);
+	if (!usage || !ns) {
+		rc = err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	ledger_destroy(&(*st)->usage);
+	ledger_destroy(&(*st)->ns);
+	(*st)->usage = usage;
+	(*st)->ns = ns;
+	usage = ns = NULL;
+	snprintf((*st)->tres, sizeof((*st)->tres), "%s", tres);
+cleanup:
+	ledger_destroy(&usage);
+	ledger_destroy(&ns);
+	tres_layout_destroy(&to);
+	tres_layout_destroy(&from);
+	return rc;
+}
+
 hmrf_state_t *hmrf_state_select(const hmrf_state_t *st,
 				bool (*keep)(const char *name, void *arg),
 				void *arg)

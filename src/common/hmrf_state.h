@@ -58,6 +58,15 @@ hmrf_state_t *hmrf_state_select(const hmrf_state_t *st,
 				bool (*keep)(const char *name, void *arg),
 				void *arg);
 
+/*
+ * The same usage under another TRES list: each TRES in both keeps its
+ * usage and non-sharing allocation, a new one starts empty, one no longer
+ * listed is dropped.  *st is replaced on success and untouched on
+ * failure.  Returns 0, -EINVAL (tres is not a TRES list; err says why) or
+ * -ENOMEM.
+ */
+int hmrf_state_retres(hmrf_state_t **st, const char *tres, horae_err_t *err);
+
 /* A new JSON document the caller owns; NULL with errno ENOMEM. */
 json_object *hmrf_state_to_json(const hmrf_state_t *st);
 

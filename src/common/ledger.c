@@ -401,6 +401,40 @@ nomem:
 	return NULL;
 }
 
+ledger_t *ledger_remap(const ledger_t *l, const int *from, int ntres)
+{
+	size_t cells = (size_t)l->count * l->nslots;
+	ledger_t *c;
+
+	if (!from || ntres < 1 || ntres > TRES_MAX)
+		goto einval;
+	for (int i = 0; i < ntres; i++)
+		if (from[i] >= l->ntres)
+			goto einval;
+	c = malloc(sizeof(*c));
+	if (!c)
+		goto nomem;
+	*c = *l;
+	c->ntres = ntres;
+	c->data = cells ? calloc(cells * ntres, sizeof(double)) : NULL;
+	if (cells && !c->data) {
+		free(c);
+		goto nomem;
+	}
+	for (size_t k = 0; k < cells; k++)
+		for (int i = 0; i < ntres; i++)
+			if (from[i] >= 0)
+				c->data[k * ntres + i] =
+					l->data[k * l->ntres + from[i]];
+	return c;
+einval:
+	errno = EINVAL;
+	return NULL;
+nomem:
+	errno = ENOMEM;
+	return NULL;
+}
+
 /* Read a finite number member; json-c getters coerce, so check the type. */
 static int _get_number(json_object *obj, const char *key, double *out,
 		       horae_err_t *err)

@@ -100,6 +100,14 @@ ledger_t *ledger_dup(const ledger_t *l);
 ledger_t *ledger_select(const ledger_t *l, const int *idx, int n);
 
 /*
+ * A copy with ntres slots where slot i holds slot from[i] of l (from[i]
+ * < 0: a new slot, empty), every bucket kept: the same usage under
+ * another TRES list.  Returns NULL with errno EINVAL (ntres out of
+ * 1..TRES_MAX, an index out of range) or ENOMEM.
+ */
+ledger_t *ledger_remap(const ledger_t *l, const int *from, int ntres);
+
+/*
  * Build a ledger from ledger_to_json() output.  Returns it, or NULL with
  * errno EINVAL and err naming the first field that is missing or wrong.
  */

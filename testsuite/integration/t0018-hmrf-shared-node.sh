@@ -44,18 +44,46 @@ tap_ok "cluster up" $? || tap_done
 scontrol update nodename=big state=drain reason=filling-the-queue
 # At most 8 of phys's, 5 of bio's, 16 of chem's at once, 15 rounds of
 # 10 s: these keep all three waiting.
-hmrf_submit 150 phys pp 2 500 "$JOB" && hmrf_submit 100 bio pb 1 6000 "$JOB" &&
-	hmrf_submit 150 chem pc 1 2000 "$JOB"
-tap_ok "400 jobs queued" $?
+hmrf_submit 300 phys pp 2 500 "$JOB" && hmrf_submit 150 bio pb 1 6000 "$JOB" &&
+	hmrf_submit 200 chem pc 1 2000 "$JOB"
+tap_ok "650 jobs queued" $?
 scontrol update nodename=big state=resume
 sleep "$RUN"
 table=$("$SFAIR" -P -o Account,Contribution,Used:cpu,Used:mem,NonSharing:cpu,NonSharing:mem,Beta 2>&1)
 waiting=$(squeue -h -t PD -o %a | sort | uniq -c | tr '\n' ' ')
 tap_diag "$table"
 tap_diag "waiting: $waiting"
+# What slurmctld's own job records say each account used, to the second
+# (completed jobs to their end, running ones to now): the books must agree.
+now=$(date +%s)
+records=$(scontrol show job -o 2>/dev/null | awk -v now="$now" '
+	{ a = st = s = e = c = ""
+	  for (i = 1; i <= NF; i++) {
+		split($i, kv, "=")
+		if (kv[1] == "Account") a = kv[2]
+		else if (kv[1] == "JobState") st = kv[2]
+		else if (kv[1] == "StartTime") s = substr($i, 11)
+		else if (kv[1] == "EndTime") e = substr($i, 9)
+		else if (kv[1] == "NumCPUs") c = kv[2]
+	  }
+	  if (st != "COMPLETED" && st != "RUNNING") next
+	  cmd = "date -d " s " +%s"; cmd | getline t0; close(cmd)
+	  if (st == "RUNNING") t1 = now
+	  else { cmd = "date -d " e " +%s"; cmd | getline t1; close(cmd) }
+	  used[a] += (t1 - t0) * c }
+	END { for (a in used) printf "%s %d\n", a, used[a] }')
+tap_diag "CPU-s by slurmctld's job records: $(echo "$records" | tr '\n' ' ')"
 for a in phys bio chem; do
 	echo "$waiting" | grep -qw "$a"
 	tap_ok "$a still has jobs waiting" $? "$waiting"
+done
+for a in phys bio chem; do
+	rec=$(echo "$records" | awk -v a="$a" '$1 == a { print $2 }')
+	got=$(echo "$table" | awk -F'|' -v a="$a" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "Used:cpu") c = i; next } $1 == a { print $c }')
+	# Within 2%: the books charged running jobs up to their last
+	# recalculation, a second or so before the records are read.
+	tap_ok "$a: the books charged what its job records say ($got of ${rec:-?} CPU-s)" \
+		$(awk -v g="$got" -v r="$rec" 'BEGIN { exit !(r > 0 && g / r > 0.98 && g / r < 1.02) }'; echo $?)
 done
 # per account: name beta weighted-aggregate (CPU share + memory share of
 # the node, over the contribution), from sfair's columns.

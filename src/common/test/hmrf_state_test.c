@@ -123,6 +123,52 @@ static bool _only(const char *name, void *arg)
 
 /* One reader's part: the kept accounts with their own ledgers, in order;
  * an index out of range is refused. */
+/*
+ * The default Tres lost "node" (issue 19): a state saved under the old
+ * list keeps cpu, mem and gres/gpu usage in every bucket of a sliding
+ * window, drops node; a TRES new to the list starts empty.
+ */
+START_TEST(test_retres)
+{
+	window_spec_t w = { WINDOW_SLIDING, 3600 };
+	hmrf_state_t *st = hmrf_state_create(&w, 60, "cpu,mem,node,gres/gpu",
+					     0, NULL);
+	hmrf_state_t *keep;
+	tres_vec_t r, u, n;
+	horae_err_t err;
+
+	ck_assert_int_eq(hmrf_state_account(st, "a"), 0);
+	tres_zero(&r);
+	r.v[0] = 2;	/* cpu */
+	r.v[1] = 1000; /* mem */
+	r.v[2] = 1;	/* node */
+	r.v[3] = 4;	/* gres/gpu */
+	ck_assert_int_eq(ledger_charge(st->usage, 0, &r, 0, 100), 0);
+	ck_assert_int_eq(ledger_charge(st->usage, 0, &r, 1000, 1100), 0);
+	ck_assert_int_eq(ledger_charge(st->ns, 0, &r, 0, 50), 0);
+	keep = st;
+	ck_assert_int_eq(hmrf_state_retres(&st, "cpu,bogus!", &err), -EINVAL);
+	ck_assert_ptr_eq(st, keep); /* untouched */
+	ck_assert_str_eq(st->tres, "cpu,mem,node,gres/gpu");
+	ck_assert_int_eq(hmrf_state_retres(&st, "cpu,mem,gres/gpu,energy",
+					   &err),
+			 0);
+	ck_assert_str_eq(st->tres, "cpu,mem,gres/gpu,energy");
+	ck_assert_int_eq(ledger_usage(st->usage, 0, &u), 0);
+	ck_assert_double_eq(u.v[0], 2 * 200);
+	ck_assert_double_eq(u.v[1], 1000 * 200);
+	ck_assert_double_eq(u.v[2], 4 * 200);
+	ck_assert_double_eq(u.v[3], 0);
+	ck_assert_int_eq(ledger_usage(st->ns, 0, &n), 0);
+	ck_assert_double_eq(n.v[2], 4 * 50);
+	/* The window still slides: by 3800 the first 100 s have left it. */
+	ck_assert_int_eq(ledger_advance(st->usage, 3800), 0);
+	ck_assert_int_eq(ledger_usage(st->usage, 0, &u), 0);
+	ck_assert_double_eq(u.v[0], 2 * 100);
+	hmrf_state_destroy(&st);
+}
+END_TEST
+
 START_TEST(test_select)
 {
 	window_spec_t w = { WINDOW_SLIDING, 3600 };
@@ -173,6 +219,7 @@ int main(void)
 	tcase_add_test(tc, test_roundtrip_through_file);
 	tcase_add_test(tc, test_bad_documents);
 	tcase_add_test(tc, test_select);
+	tcase_add_test(tc, test_retres);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

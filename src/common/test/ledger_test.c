@@ -317,6 +317,37 @@ START_TEST(test_json_bad)
 }
 END_TEST
 
+/* Remapping slots: kept, moved, new and dropped; the errno contract. */
+START_TEST(test_remap)
+{
+	window_spec_t w = { WINDOW_TUMBLING, 100 };
+	ledger_t *l = ledger_create(&w, 0, 3, 0, NULL), *m;
+	tres_vec_t r, u;
+	int from[3] = { 2, -1, 0 }, bad[1] = { 3 };
+
+	ck_assert_int_eq(ledger_grow(l, 2), 0);
+	tres_zero(&r);
+	r.v[0] = 1;
+	r.v[1] = 2;
+	r.v[2] = 3;
+	ck_assert_int_eq(ledger_charge(l, 1, &r, 0, 10), 0);
+	m = ledger_remap(l, from, 3);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(ledger_usage(m, 1, &u), 0);
+	ck_assert_double_eq(u.v[0], 30);
+	ck_assert_double_eq(u.v[1], 0);
+	ck_assert_double_eq(u.v[2], 10);
+	ck_assert_int_eq(ledger_usage(m, 0, &u), 0);
+	ck_assert(tres_is_zero(&u));
+	ck_assert_ptr_null(ledger_remap(l, bad, 1));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_null(ledger_remap(l, from, 0));
+	ck_assert_ptr_null(ledger_remap(l, NULL, 1));
+	ledger_destroy(&m);
+	ledger_destroy(&l);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ledger");
@@ -335,6 +366,7 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("json");
 	tcase_add_test(tc, test_json_roundtrip);
+	tcase_add_test(tc, test_remap);
 	tcase_add_loop_test(tc, test_json_bad, 0,
 			    sizeof(bad_json) / sizeof(bad_json[0]));
 	suite_add_tcase(s, tc);

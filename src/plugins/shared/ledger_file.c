@@ -8,14 +8,16 @@
 #include <string.h>
 
 #include "src/common/log.h"
+#include "src/common/xmalloc.h"
+#include "src/common/xstring.h"
 
 #include "common/state.h"
 #include "ledger_file.h"
 
 extern const char plugin_type[];
 
-static bool _same_shape(const hmrf_state_t *st, const window_spec_t *w,
-			double bucket, const char *tres)
+static bool _same_window(const hmrf_state_t *st, const window_spec_t *w,
+			 double bucket)
 {
 	const window_spec_t *sw = ledger_window(st->usage);
 
@@ -23,9 +25,7 @@ static bool _same_shape(const hmrf_state_t *st, const window_spec_t *w,
 		bucket = w->length / 64;
 	if (sw->kind != w->kind || sw->length != w->length)
 		return false;
-	if (sw->kind == WINDOW_SLIDING && ledger_bucket(st->usage) != bucket)
-		return false;
-	return !strcmp(st->tres, tres);
+	return sw->kind != WINDOW_SLIDING || ledger_bucket(st->usage) == bucket;
 }
 
 hmrf_state_t *ledger_file_load(const char *path, const char *kind,
@@ -59,11 +59,27 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
 		*fatal = true;
 		return NULL;
 	}
-	if (!_same_shape(st, w, bucket, tres)) {
+	if (!_same_window(st, w, bucket)) {
 		window_format(ledger_window(st->usage), win, sizeof(win));
-		error("%s: %s holds usage over window %s of %s; the configuration asks for another window or TRES list, so the history restarts empty",
-		      plugin_type, path, win, st->tres);
+		error("%s: %s holds usage over window %s; the configuration asks for another window, so the history restarts empty",
+		      plugin_type, path, win);
 		hmrf_state_destroy(&st);
+		return NULL;
+	}
+	if (strcmp(st->tres, tres)) {
+		/* A changed TRES list (Tres=, or its default) keeps the usage
+		 * of every TRES in both lists. */
+		char *was = xstrdup(st->tres);
+
+		if (hmrf_state_retres(&st, tres, &err)) {
+			error("%s: %s: the usage of %s cannot be kept under Tres=%s: %s; the history restarts empty",
+			      plugin_type, path, was, tres, err.text);
+			hmrf_state_destroy(&st);
+		} else {
+			info("%s: %s held usage of %s; kept for the TRES Tres=%s still lists",
+			     plugin_type, path, was, tres);
+		}
+		xfree(was);
 	}
 	return st;
 }
