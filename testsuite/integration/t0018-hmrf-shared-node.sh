@@ -14,9 +14,12 @@
 #    (beta < 1.05), and the other two, which share what is left, have
 #    weighted aggregates within 10% of each other (H-MRF's
 #    resource-as-you-contributed fairness).
+# The books must also have charged each account what slurmctld's own job
+# records say it ran (within 2%).
 # Measured: with 4-s jobs, betas 1.11 / 1.00 / 1.00 and aggregates 150.5 /
-# 161.3 (7%); with the 10-s jobs used here, 1.21 / 1.03 / 1.00 and 203.9 /
-# 205.5 (0.8%), chem ahead at 300.7.  On Slurm each job waits a moment for
+# 161.3 (7%); with the 10-s jobs used here, over three runs, betas 1.20-1.21
+# / 1.03-1.04 / 1.00-1.01 and the two aggregates 0.8%, 0.9% and 2.3% apart,
+# chem ahead at 300-600; the books matched the records to the CPU-second.  On Slurm each job waits a moment for
 # the scheduler on a free node, entitlement without allocation, which
 # pulls every beta towards 1 (horae-sim, without that wait, gives 1.4 /
 # 1.2 / 1.0 on the same workload); longer jobs wait relatively less.
