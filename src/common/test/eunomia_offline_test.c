@@ -9,22 +9,13 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "test_vec.h"
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "../eunomia_offline.h"
-
-static tres_vec_t _v(double cpu, double mem)
-{
-	tres_vec_t v;
-
-	tres_zero(&v);
-	v.v[0] = cpu;
-	v.v[1] = mem;
-	return v;
-}
 
 START_TEST(test_badargs)
 {

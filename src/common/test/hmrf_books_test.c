@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "test_vec.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,16 +19,6 @@
 
 #include "../hmrf_books.h"
 #include "../rng.h"
-
-static tres_vec_t _v(double cpu, double mem)
-{
-	tres_vec_t v;
-
-	tres_zero(&v);
-	v.v[0] = cpu;
-	v.v[1] = mem;
-	return v;
-}
 
 static hmrf_books_conf_t _conf(hmrf_policy_t policy, window_kind_t kind,
 			       double length)

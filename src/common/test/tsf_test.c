@@ -8,6 +8,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "test_vec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,16 +16,6 @@
 #include <string.h>
 
 #include "../tsf.h"
-
-static tres_vec_t _v(double cpu, double mem)
-{
-	tres_vec_t v;
-
-	tres_zero(&v);
-	v.v[0] = cpu;
-	v.v[1] = mem;
-	return v;
-}
 
 /* --- errno contract ------------------------------------------------------ */
 
