@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hmrf_books.h"
+#include "hmrf_state_impl.h"
 #include "hmrf_shares.h"
 
 /* Per account, what the current or last pass gathered. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hmrf_state.h"
+#include "hmrf_state_impl.h"
 #include "json_field.h"
 
 hmrf_state_t *hmrf_state_create(const window_spec_t *w, double bucket,
@@ -308,4 +308,45 @@ fail:
 	hmrf_state_destroy(&st);
 	errno = EINVAL;
 	return NULL;
+}
+
+const char *hmrf_state_tres(const hmrf_state_t *st)
+{
+	return st->tres;
+}
+
+const names_t *hmrf_state_names(const hmrf_state_t *st)
+{
+	return st->names;
+}
+
+const ledger_t *hmrf_state_usage(const hmrf_state_t *st)
+{
+	return st->usage;
+}
+
+const ledger_t *hmrf_state_ns(const hmrf_state_t *st)
+{
+	return st->ns;
+}
+
+double hmrf_state_last_start(const hmrf_state_t *st, int a)
+{
+	if (!st->last_start || a < 0 || a >= names_count(st->names))
+		return 0;
+	return st->last_start[a];
+}
+
+double hmrf_state_charged_until(const hmrf_state_t *st)
+{
+	return st->charged_until;
+}
+
+int hmrf_state_advance(hmrf_state_t *st, double now)
+{
+	if (!isfinite(now))
+		return -EINVAL;
+	if (ledger_advance(st->usage, now) || ledger_advance(st->ns, now))
+		return -EINVAL;
+	return 0;
 }

@@ -19,14 +19,12 @@
 #define HMRF_STATE_KIND "horae-hmrf"
 #define HMRF_STATE_VERSION 1
 
-typedef struct hmrf_state {
-	char tres[256];	      /* what the ledger slots mean: "cpu,mem,..." */
-	names_t *names;
-	ledger_t *usage;      /* allocated TRES x s */
-	ledger_t *ns;	      /* non-sharing allocation TRES x s */
-	double *last_start;   /* per account: last job start, 0 if none */
-	double charged_until; /* usage of running jobs charged up to here */
-} hmrf_state_t;
+/*
+ * Opaque: the books (hmrf_books.h) are the only writers of a live state;
+ * everyone else reads it through the accessors below, and changes only a
+ * copy of its own (a snapshot, a loaded file).
+ */
+typedef struct hmrf_state hmrf_state_t;
 
 /*
  * Empty state over window w (bucket as in ledger_create) for the TRES
@@ -66,6 +64,30 @@ hmrf_state_t *hmrf_state_select(const hmrf_state_t *st,
  * -ENOMEM.
  */
 int hmrf_state_retres(hmrf_state_t **st, const char *tres, horae_err_t *err);
+
+/* The TRES list the ledger slots stand for ("cpu,mem,..."). */
+const char *hmrf_state_tres(const hmrf_state_t *st);
+
+/* The accounts, in ledger order. */
+const names_t *hmrf_state_names(const hmrf_state_t *st);
+
+/* Allocated TRES x s, and non-sharing allocation TRES x s, per account. */
+const ledger_t *hmrf_state_usage(const hmrf_state_t *st);
+const ledger_t *hmrf_state_ns(const hmrf_state_t *st);
+
+/* When account a last had a job start; 0 if never or a is out of range. */
+double hmrf_state_last_start(const hmrf_state_t *st, int a);
+
+/* Up to when the usage of running jobs has been charged. */
+double hmrf_state_charged_until(const hmrf_state_t *st);
+
+/*
+ * Move both ledgers' windows on to now (a reader's view of a saved state
+ * at a later time: what a tumbling or sliding window has dropped by then
+ * is dropped).  A time at or before the ledgers' own changes nothing.
+ * Returns 0 or -EINVAL (now is not a finite time; both unchanged).
+ */
+int hmrf_state_advance(hmrf_state_t *st, double now);
 
 /* A new JSON document the caller owns; NULL with errno ENOMEM. */
 json_object *hmrf_state_to_json(const hmrf_state_t *st);

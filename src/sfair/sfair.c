@@ -144,7 +144,7 @@ static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int tres_count,
 			  const hmrf_shares_t *view,
 			  const eunomia_shares_t *shares, int *n)
 {
-	int count = names_count(st->names);
+	int count = names_count(hmrf_state_names(st));
 	sfair_row_t *rows = calloc(count ? count : 1, sizeof(*rows));
 
 	*n = 0;
@@ -155,13 +155,13 @@ static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int tres_count,
 		const eunomia_share_row_t *pr;
 		const hmrf_share_row_t *hr;
 
-		r->account = names_get(st->names, a);
+		r->account = names_get(hmrf_state_names(st), a);
 		if (!_wanted(o->accounts, r->account))
 			continue;
-		ledger_usage(st->usage, a, &r->used);
-		ledger_usage(st->ns, a, &r->ns);
+		ledger_usage(hmrf_state_usage(st), a, &r->used);
+		ledger_usage(hmrf_state_ns(st), a, &r->ns);
 		r->beta = hmrf_beta(&r->used, &r->ns);
-		r->last_start = st->last_start ? st->last_start[a] : 0;
+		r->last_start = hmrf_state_last_start(st, a);
 		if ((hr = hmrf_shares_find(view, r->account)) &&
 		    view->ntres == tres_count) {
 			r->has_hmrf = true;
@@ -512,22 +512,22 @@ int main(int argc, char **argv)
 	if (warn.text[0])
 		fprintf(stderr, "sfair: warning: %s\n", warn.text);
 	st = hmrf_state_from_json(doc, &err);
-	layout = st ? tres_layout_create(st->tres, &err) : NULL;
+	layout = st ? tres_layout_create(hmrf_state_tres(st), &err) : NULL;
 	if (!st || !layout) {
 		fprintf(stderr, "sfair: %s: %s\n", path, err.text);
 		rc = 2;
 		goto cleanup;
 	}
-	rep.saved = st->charged_until;
+	rep.saved = hmrf_state_charged_until(st);
 	o_at_given = o.at > 0;
 	if (!o.at)
 		o.at = (double)time(NULL);
-	ledger_advance(st->usage, o.at);
-	ledger_advance(st->ns, o.at);
+	hmrf_state_advance(st, o.at);
 	rep.state = path;
 	rep.at = o.at;
-	rep.window_start = ledger_window_start(st->usage);
-	window_format(ledger_window(st->usage), window, sizeof(window));
+	rep.window_start = ledger_window_start(hmrf_state_usage(st));
+	window_format(ledger_window(hmrf_state_usage(st)), window,
+		      sizeof(window));
 	rep.window = window;
 	rep.ntres = tres_layout_count(layout);
 	for (int i = 0; i < rep.ntres; i++)

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "common/hmrf.h"
-#include "common/hmrf_state.h"
+#include "common/hmrf_state_impl.h"
 #include "common/state.h"
 
 static double _now(void)

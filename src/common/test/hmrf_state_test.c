@@ -8,12 +8,13 @@
 
 #include "check_run.h"
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "../hmrf_state.h"
+#include "../hmrf_state_impl.h"
 #include "../state.h"
 
 START_TEST(test_roundtrip_through_file)
@@ -211,6 +212,48 @@ START_TEST(test_select)
 }
 END_TEST
 
+/* What readers see through the accessors is what the books wrote; a
+ * reader's advance drops what the window has dropped by then. */
+START_TEST(test_accessors_and_advance)
+{
+	window_spec_t w = { WINDOW_TUMBLING, 3600 };
+	hmrf_state_t *st = hmrf_state_create(&w, 0, "cpu,mem", 1000, NULL);
+	tres_vec_t r, u;
+
+	ck_assert_ptr_nonnull(st);
+	ck_assert_str_eq(hmrf_state_tres(st), "cpu,mem");
+	ck_assert_int_eq(hmrf_state_account(st, "physics"), 0);
+	tres_zero(&r);
+	r.v[0] = 2;
+	ck_assert_int_eq(ledger_charge(st->usage, 0, &r, 1000, 1600), 0);
+	ck_assert_int_eq(ledger_charge(st->ns, 0, &r, 1000, 1300), 0);
+	st->last_start[0] = 1200;
+	st->charged_until = 1600;
+	ck_assert_ptr_eq(hmrf_state_usage(st), st->usage);
+	ck_assert_ptr_eq(hmrf_state_ns(st), st->ns);
+	ck_assert_ptr_eq(hmrf_state_names(st), st->names);
+	ck_assert_double_eq(hmrf_state_last_start(st, 0), 1200);
+	ck_assert_double_eq(hmrf_state_last_start(st, 1), 0);
+	ck_assert_double_eq(hmrf_state_last_start(st, -1), 0);
+	ck_assert_double_eq(hmrf_state_charged_until(st), 1600);
+
+	/* Not a time: nothing changes.  An earlier time: nothing changes. */
+	ck_assert_int_eq(hmrf_state_advance(st, NAN), -EINVAL);
+	ck_assert_int_eq(hmrf_state_advance(st, 1500), 0);
+	ledger_usage(hmrf_state_usage(st), 0, &u);
+	ck_assert_double_eq(u.v[0], 1200);
+	ledger_usage(hmrf_state_ns(st), 0, &u);
+	ck_assert_double_eq(u.v[0], 600);
+	/* Past the tumbling boundary at 3600 both ledgers start again. */
+	ck_assert_int_eq(hmrf_state_advance(st, 3700), 0);
+	ledger_usage(hmrf_state_usage(st), 0, &u);
+	ck_assert_double_eq(u.v[0], 0);
+	ledger_usage(hmrf_state_ns(st), 0, &u);
+	ck_assert_double_eq(u.v[0], 0);
+	hmrf_state_destroy(&st);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hmrf_state");
@@ -220,6 +263,7 @@ int main(void)
 	tcase_add_test(tc, test_bad_documents);
 	tcase_add_test(tc, test_select);
 	tcase_add_test(tc, test_retres);
+	tcase_add_test(tc, test_accessors_and_advance);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

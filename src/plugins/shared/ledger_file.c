@@ -19,13 +19,13 @@ extern const char plugin_type[];
 static bool _same_window(const hmrf_state_t *st, const window_spec_t *w,
 			 double bucket)
 {
-	const window_spec_t *sw = ledger_window(st->usage);
+	const window_spec_t *sw = ledger_window(hmrf_state_usage(st));
 
 	if (!bucket)
 		bucket = w->length / 64;
 	if (sw->kind != w->kind || sw->length != w->length)
 		return false;
-	return sw->kind != WINDOW_SLIDING || ledger_bucket(st->usage) == bucket;
+	return sw->kind != WINDOW_SLIDING || ledger_bucket(hmrf_state_usage(st)) == bucket;
 }
 
 hmrf_state_t *ledger_file_load(const char *path, const char *kind,
@@ -60,16 +60,16 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
 		return NULL;
 	}
 	if (!_same_window(st, w, bucket)) {
-		window_format(ledger_window(st->usage), win, sizeof(win));
+		window_format(ledger_window(hmrf_state_usage(st)), win, sizeof(win));
 		error("%s: %s holds usage over window %s; the configuration asks for another window, so the history restarts empty",
 		      plugin_type, path, win);
 		hmrf_state_destroy(&st);
 		return NULL;
 	}
-	if (strcmp(st->tres, tres)) {
+	if (strcmp(hmrf_state_tres(st), tres)) {
 		/* A changed TRES list (Tres=, or its default) keeps the usage
 		 * of every TRES in both lists. */
-		char *was = xstrdup(st->tres);
+		char *was = xstrdup(hmrf_state_tres(st));
 
 		if (hmrf_state_retres(&st, tres, &err)) {
 			error("%s: %s: the usage of %s cannot be kept under Tres=%s: %s; the history restarts empty",

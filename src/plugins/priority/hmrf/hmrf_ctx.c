@@ -86,7 +86,7 @@ hmrf_ctx_t *hmrf_ctx_create(hmrf_conf_t *conf, const char *state_dir,
 		goto fail;
 	}
 	if (st) {
-		ctx->saved_at = st->charged_until;
+		ctx->saved_at = hmrf_state_charged_until(st);
 		ctx->recover = true;
 		ctx->books = hmrf_books_adopt(&bc, st, &err);
 		if (!ctx->books) {

@@ -24,7 +24,7 @@
 #include "common/eunomia.h"
 #include "common/eunomia_shares.h"
 #include "common/state.h"
-#include "common/hmrf_state.h"
+#include "common/hmrf_state_impl.h" /* until eunomia_books */
 #include "eunomia_progress.h"
 #include "horae_compat.h"
 #include "ledger_file.h"
