@@ -37,6 +37,7 @@ typedef struct ev {
 	double t;
 	int job;
 	int task; /* -1: the job's deadline */
+	bool begin; /* the task starts (after start_latency); else it ends */
 } ev_t;
 
 typedef struct jstate {
@@ -198,15 +199,18 @@ static bool _ev_less(const void *x, const void *y, void *arg)
 
 	if (a->t != b->t)
 		return a->t < b->t;
-	/* Tasks that end at a deadline end before it is checked. */
+	/* Tasks that end at a deadline end before it is checked, and
+	 * before tasks begin. */
 	if ((a->task < 0) != (b->task < 0))
 		return b->task < 0;
+	if (a->begin != b->begin)
+		return b->begin;
 	if (a->job != b->job)
 		return a->job < b->job;
 	return a->task < b->task;
 }
 
-static int _push(sim_t *s, double t, int job, int task)
+static int _push_ev(sim_t *s, double t, int job, int task, bool begin)
 {
 	if (s->nheap == s->heapcap) {
 		size_t n = s->heapcap ? 2 * s->heapcap : 1024;
@@ -217,9 +221,14 @@ static int _push(sim_t *s, double t, int job, int task)
 		s->heap = h;
 		s->heapcap = n;
 	}
-	heap_push(s->heap, sizeof(ev_t), &s->nheap, &(ev_t){ t, job, task },
-		  _ev_less, NULL);
+	heap_push(s->heap, sizeof(ev_t), &s->nheap,
+		  &(ev_t){ t, job, task, begin }, _ev_less, NULL);
 	return 0;
+}
+
+static int _push(sim_t *s, double t, int job, int task)
+{
+	return _push_ev(s, t, job, task, false);
 }
 
 static ev_t _pop(sim_t *s)
@@ -431,11 +440,15 @@ static void _stop(sim_t *s, int j, sim_job_status_t st)
 	_finish(s, j, st);
 }
 
+static int _begin_task(sim_t *s, int j, int k);
+
 static int _task_end(sim_t *s, const ev_t *e)
 {
 	jstate_t *js = &s->js[e->job];
 	const sim_job_t *job = &s->t->jobs[e->job];
 
+	if (e->begin)
+		return _begin_task(s, e->job, e->task);
 	if (js->final)
 		return 0;
 	if (e->task < 0) { /* the deadline passed */
@@ -457,20 +470,16 @@ static int _task_end(sim_t *s, const ev_t *e)
 	return 0;
 }
 
-static int _start_task(sim_t *s, int j, int n)
+/* Task k of job j, placed on its node, starts running now: from here its
+ * account holds it and it is no longer demand. */
+static int _begin_task(sim_t *s, int j, int k)
 {
 	jstate_t *js = &s->js[j];
 	const sim_job_t *job = &s->t->jobs[j];
 	sim_job_result_t *jr = &s->r->jobs[j];
 	acct_t *ac = &s->ac[job->account];
-	double speed = s->t->nodes[n].speed;
-	int k = js->started;
+	double speed = s->t->nodes[jr->task_node[k]].speed;
 
-	tres_sub(&s->idle[n], &job->demand);
-	_snap(&s->idle[n]);
-	tres_sub(&s->idle_total, &job->demand);
-	_snap(&s->idle_total);
-	_open_update(s, n);
 	tres_add(&ac->running, &job->demand);
 	tres_sub(&ac->pending, &job->demand);
 	_snap(&ac->pending);
@@ -478,14 +487,32 @@ static int _start_task(sim_t *s, int j, int n)
 	ac->pending_tasks--;
 	ac->rate += job->demand.v[s->cpu] * speed;
 	hmrf_books_started(s->books, job->account, s->now);
-	if (!js->started)
+	if (isnan(jr->start))
 		jr->start = s->now;
-	js->started++;
 	js->running++;
-	jr->task_node[k] = n;
 	js->task_start[k] = s->now;
 	s->r->tasks_started++;
 	return _push(s, s->now + js->task_work / speed, j, k);
+}
+
+/* The scheduler gives task k of job j node n: it holds the node from now
+ * and begins now, or start_latency later. */
+static int _start_task(sim_t *s, int j, int n)
+{
+	jstate_t *js = &s->js[j];
+	const sim_job_t *job = &s->t->jobs[j];
+	int k = js->started;
+
+	tres_sub(&s->idle[n], &job->demand);
+	_snap(&s->idle[n]);
+	tres_sub(&s->idle_total, &job->demand);
+	_snap(&s->idle_total);
+	_open_update(s, n);
+	js->started++;
+	s->r->jobs[j].task_node[k] = n;
+	if (s->c->start_latency > 0)
+		return _push_ev(s, s->now + s->c->start_latency, j, k, true);
+	return _begin_task(s, j, k);
 }
 
 /* Justice's estimate for job j now, queued since its submission. */
@@ -1135,6 +1162,13 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	if (s->nn <= 0 || s->na <= 0)
 		return err_set(err, -EINVAL, "the trace has no %s",
 			       s->nn <= 0 ? "nodes" : "accounts");
+	if (!(c->start_latency >= 0) || !isfinite(c->start_latency))
+		return err_set(err, -EINVAL,
+			       "start latency %g s: it must be a time >= 0",
+			       c->start_latency);
+	if (c->start_latency > 0 && c->admission.on)
+		return err_set(err, -EINVAL,
+			       "a start latency is not modelled with admission control (Justice would have to stop tasks that hold nodes but have not begun)");
 	s->r = calloc(1, sizeof(*s->r));
 	s->js = calloc(t->njobs ? t->njobs : 1, sizeof(*s->js));
 	s->ac = calloc(s->na, sizeof(*s->ac));

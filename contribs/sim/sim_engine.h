@@ -35,6 +35,11 @@ typedef struct sim_config {
 	double horizon; /* H-MRF virtual charge cap, s; 0: the window
 			 * length, 7 days without one (hmrf_books.h) */
 	double borrow_limit; /* H-MRF borrow limit; 0: none */
+	/* Scheduling latency, s: a task the scheduler picks holds its
+	 * resources at once and starts this much later (a real cluster's
+	 * second between a decision and the job running); it waits, as
+	 * demand, until then.  0: none.  Not with admission control. */
+	double start_latency;
 	uint64_t seed; /* randomized round robin */
 	double sample; /* series sample period, s; 0: none */
 	double until; /* stop the clock here; 0: when all ended */

@@ -62,6 +62,8 @@ static void _usage(FILE *f)
 		"  -w, --window=SPEC      none, tumbling:L or sliding:L\n"
 		"      --bucket=T, --timeout=T, --horizon=T  H-MRF settings\n"
 		"      --borrow-limit=F  H-MRF borrow limit (fraction above the share)\n"
+		"      --start-latency=T  a task begins T after the scheduler "
+		"picks it\n"
 		"      --bootstrap=N, --history=N, --kill-above=N  Justice "
 		"settings\n"
 		"      --sample=T         sample the accounts every T\n"
@@ -138,6 +140,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_HORIZON,
 	OPT_BORROW_LIMIT,
+	OPT_START_LATENCY,
 	OPT_BOOTSTRAP,
 	OPT_HISTORY,
 	OPT_KILL_ABOVE,
@@ -169,6 +172,7 @@ static const struct option _long[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "horizon", required_argument, NULL, OPT_HORIZON },
 	{ "borrow-limit", required_argument, NULL, OPT_BORROW_LIMIT },
+	{ "start-latency", required_argument, NULL, OPT_START_LATENCY },
 	{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "kill-above", required_argument, NULL, OPT_KILL_ABOVE },
@@ -281,6 +285,11 @@ static int _parse(int argc, char **argv, opts_t *o)
 			break;
 		case OPT_HORIZON:
 			if (_duration("horizon", optarg, &o->c.horizon))
+				return 1;
+			break;
+		case OPT_START_LATENCY:
+			if (_duration("start-latency", optarg,
+				      &o->c.start_latency))
 				return 1;
 			break;
 		case OPT_BORROW_LIMIT: {

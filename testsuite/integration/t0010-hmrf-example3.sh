@@ -22,10 +22,14 @@
 # which the books rightly count as entitlement (the paper's steps have no
 # such gap).  Measured over 4 runs: Example 3 hmrf A 24 6-8 22 8-9 / B 4 23
 # 9 22-23 (Table 1: 24 4 23 8 / 4 24 8 23), Example 4 hmrf 35-37 / 26-30
-# (paper: 40 / 20).  hmrf_books_test's test_example4_scheduling_latency
-# gives the same 35/30 from the same inputs (one second of entitlement
-# without allocation in a six-second step); the test prints each account's
-# usage next to its non-sharing allocation to show it.
+# (paper: 40 / 20).  The simulator gives the same counts from the same
+# inputs with that latency (horae-sim --start-latency, asserted in t0400):
+# Example 4 35/30 with 1 s of a 6-s step, 37/26 with 0.5 s; Table 1 exact
+# up to 1.25 s and A 24 8 22 8 / B 4 23 9 23 from 1.5 s, the flip at step
+# 2 measured here.  hmrf_books_test's test_example4_scheduling_latency
+# gives the same 35/30 and 37/26 through the books' own step model.  The
+# test prints each account's usage next to its non-sharing allocation to
+# show the entitlement without allocation.
 # The step model on Slurm: the node is drained between steps; a step starts
 # by resuming it after priority/hmrf has ranked the pending jobs, and the
 # node is drained again once the step's jobs have started.  A and B submit
