@@ -2,6 +2,7 @@
 /*
  * eunomia_conf.c - select/eunomia's settings.  See eunomia_conf.h.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -131,7 +132,8 @@ int eunomia_conf_add_account(eunomia_conf_t *c, const char *name,
 			       name, EUNOMIA_CONF_NAME_MAX - 1);
 	if (eunomia_conf_account(c, name))
 		return err_set(err, -EINVAL,
-			       "Account=%s: the account appears twice", name);
+			       "Account=%s: the account appears twice (names are compared as Slurm stores them, in lower case)",
+			       name);
 	if (share && kvfile_number("Share", share, 0, true, &v, &e))
 		return err_set(err, -EINVAL, "Account=%s: %s", name, e.text);
 	if (speed_map && !(m = speed_map_create(speed_map, 1.0, &e)))
@@ -144,7 +146,9 @@ int eunomia_conf_add_account(eunomia_conf_t *c, const char *name,
 	}
 	c->accounts = a;
 	a += c->naccounts++;
-	snprintf(a->name, sizeof(a->name), "%s", name);
+	/* Slurm stores account names in lower case. */
+	for (size_t i = 0; i <= strlen(name); i++)
+		a->name[i] = (char)tolower((unsigned char)name[i]);
 	a->share = v;
 	a->speed = m;
 	return 0;
@@ -208,7 +212,7 @@ const eunomia_conf_account_t *eunomia_conf_account(const eunomia_conf_t *c,
 						   const char *name)
 {
 	for (int i = 0; name && i < c->naccounts; i++)
-		if (!strcmp(c->accounts[i].name, name))
+		if (!strcasecmp(c->accounts[i].name, name))
 			return &c->accounts[i];
 	return NULL;
 }

@@ -75,7 +75,9 @@ int hmrf_conf_set(hmrf_conf_t *c, const char *key, const char *value,
 	} else if (!strcasecmp(key, "WindowBucket")) {
 		return kvfile_duration("WindowBucket", value, false, &c->bucket, err);
 	} else if (!strcasecmp(key, "Timeout")) {
-		rc = kvfile_duration("Timeout", value, false, &c->timeout, err);
+		/* UNLIMITED: an account never jumps the queue (0, off). */
+		rc = kvfile_duration_or_unlimited("Timeout", value, false, 0,
+						  &c->timeout, err);
 		c->timeout_set |= !rc;
 		return rc;
 	} else if (!strcasecmp(key, "Period")) {
@@ -124,15 +126,17 @@ int hmrf_conf_add_account(hmrf_conf_t *c, const char *name, const char *share,
 	if (kvfile_number("Share", share, 0, true, &v, &e))
 		return err_set(err, -EINVAL, "Account=%s: %s", name, e.text);
 	for (int i = 0; i < c->naccounts; i++)
-		if (!strcmp(c->accounts[i].name, name))
+		if (!strcasecmp(c->accounts[i].name, name))
 			return err_set(err, -EINVAL,
-				       "Account=%s: the account appears twice",
+				       "Account=%s: the account appears twice (names are compared as Slurm stores them, in lower case)",
 				       name);
 	a = realloc(c->accounts, (c->naccounts + 1) * sizeof(*a));
 	if (!a)
 		return err_set(err, -ENOMEM, "out of memory");
 	c->accounts = a;
-	snprintf(a[c->naccounts].name, HMRF_CONF_NAME_MAX, "%s", name);
+	/* Slurm stores account names in lower case. */
+	for (size_t i = 0; i <= strlen(name); i++)
+		a[c->naccounts].name[i] = (char)tolower((unsigned char)name[i]);
 	a[c->naccounts].share = v;
 	c->naccounts++;
 	return 0;
@@ -153,7 +157,7 @@ int hmrf_conf_finish(hmrf_conf_t *c, horae_err_t *err)
 bool hmrf_conf_has_account(const hmrf_conf_t *c, const char *name)
 {
 	for (int i = 0; name && i < c->naccounts; i++)
-		if (!strcmp(c->accounts[i].name, name))
+		if (!strcasecmp(c->accounts[i].name, name))
 			return true;
 	return false;
 }
@@ -161,7 +165,7 @@ bool hmrf_conf_has_account(const hmrf_conf_t *c, const char *name)
 double hmrf_conf_share(const hmrf_conf_t *c, const char *name)
 {
 	for (int i = 0; name && i < c->naccounts; i++)
-		if (!strcmp(c->accounts[i].name, name))
+		if (!strcasecmp(c->accounts[i].name, name))
 			return c->accounts[i].share;
 	return c->default_share;
 }

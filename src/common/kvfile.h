@@ -2,9 +2,12 @@
 /*
  * kvfile.h - reading Slurm-style configuration files line by line with
  * line numbers: "Key=Value" pairs separated by blanks, several to a line,
- * '#' to the end of the line is a comment, a value may be "double quoted"
- * (and then hold blanks and '#'), and a line ending in '\' continues on
- * the next.  Keys are handed over as written; callers compare them
+ * blanks allowed around the '=' ("Key = Value"), '#' to the end of the
+ * line is a comment, a value may be "double quoted" (and then hold blanks
+ * and '#'), a line ending in '\' continues on the next, and a line
+ * "Include PATH" reads PATH there (relative to the including file's
+ * directory, shell wildcards allowed, files in name order), as slurm.conf
+ * does.  Keys are handed over as written; callers compare them
  * case-insensitively, as Slurm does.
  */
 #ifndef HORAE_KVFILE_H
@@ -32,9 +35,12 @@ typedef int (*kvfile_fn)(void *arg, const kvfile_line_t *line,
 			 horae_err_t *err);
 
 /*
- * Read path, calling fn for each line.  Returns 0; -ENOENT when the file
- * does not exist (err names it); or the first error, with err as
- * "PATH:LINE: what is wrong" (a syntax error, or what fn said).
+ * Read path, calling fn for each line (and for the lines of the files it
+ * includes, where they stand).  Returns 0; -ENOENT when path does not
+ * exist (err names it); or the first error, with err as "PATH:LINE: what
+ * is wrong" (a syntax error, or what fn said), PATH the file the line is
+ * in; a missing included file, an Include chain over 16 files deep or a
+ * directory is -EINVAL.
  */
 int kvfile_read(const char *path, kvfile_fn fn, void *arg, horae_err_t *err);
 
@@ -48,10 +54,19 @@ int kvfile_number(const char *key, const char *value, double min,
 
 /*
  * Parse value, the setting key, as a duration (window.h: "90", "30m",
- * "7d"), > 0 when positive.  Returns 0 or -EINVAL with err as
- * "KEY=VALUE: what is wrong"; *out untouched then.
+ * "7d", and Slurm's "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM:SS"), > 0 when
+ * positive.  Returns 0 or -EINVAL with err as "KEY=VALUE: what is wrong";
+ * *out untouched then.
  */
 int kvfile_duration(const char *key, const char *value, bool positive,
 		    double *out, horae_err_t *err);
+
+/*
+ * The same, where Slurm's "UNLIMITED" or "INFINITE" (any case) means
+ * something: then *out is unlimited.
+ */
+int kvfile_duration_or_unlimited(const char *key, const char *value,
+				 bool positive, double unlimited, double *out,
+				 horae_err_t *err);
 
 #endif /* HORAE_KVFILE_H */

@@ -27,6 +27,70 @@ static double _unit_scale(const char *unit)
 	return 0;
 }
 
+/* Whole digits at *p into *v; *end after them.  -EINVAL if none. */
+static int _digits(const char *p, double *v, const char **end)
+{
+	double x = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	while (isdigit((unsigned char)*p))
+		x = x * 10 + (*p++ - '0');
+	*v = x;
+	*end = p;
+	return 0;
+}
+
+/*
+ * Slurm's time format: "MM:SS", "HH:MM:SS", "D-HH", "D-HH:MM" or
+ * "D-HH:MM:SS", each field whole digits.  Returns 0 with *out in seconds,
+ * or -EINVAL.
+ */
+static int _slurm_time(const char *str, double *out)
+{
+	double field[4] = { 0 }, v = 0;
+	const char *p = str, *dash = strchr(str, '-');
+	int n = 0, colons = 0;
+
+	for (const char *q = str; *q; q++)
+		colons += *q == ':';
+	if (colons > 2 || (dash && strchr(dash + 1, '-')))
+		return -EINVAL;
+	if (dash) {
+		const char *end;
+
+		if (_digits(p, &field[0], &end) || end != dash) /* days */
+			return -EINVAL;
+		p = dash + 1;
+	}
+	for (;;) {
+		const char *end;
+
+		if (n == 3 || _digits(p, &field[1 + n++], &end))
+			return -EINVAL;
+		if (*end == ':') {
+			p = end + 1;
+			continue;
+		}
+		if (*end)
+			return -EINVAL;
+		break;
+	}
+	if (dash) /* D-HH[:MM[:SS]] */
+		v = field[0] * 86400 + field[1] * 3600 + field[2] * 60 +
+		    field[3];
+	else if (n == 2) /* MM:SS */
+		v = field[1] * 60 + field[2];
+	else if (n == 3) /* HH:MM:SS */
+		v = field[1] * 3600 + field[2] * 60 + field[3];
+	else
+		return -EINVAL;
+	if (!isfinite(v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 int duration_parse(const char *str, double *seconds, horae_err_t *err)
 {
 	char *end;
@@ -38,6 +102,14 @@ int duration_parse(const char *str, double *seconds, horae_err_t *err)
 		return err_set(err, -EINVAL,
 			       "duration '%s' does not start with a number",
 			       str);
+	if (strpbrk(str, ":-") && !strpbrk(str, "eE")) {
+		if (_slurm_time(str, &v))
+			return err_set(err, -EINVAL,
+				       "duration '%s' is not Slurm's MM:SS, HH:MM:SS or D-HH[:MM[:SS]]",
+				       str);
+		*seconds = v;
+		return 0;
+	}
 	errno = 0;
 	v = strtod(str, &end);
 	if (errno || end == str ||

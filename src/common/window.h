@@ -30,7 +30,10 @@ typedef struct window_spec {
 } window_spec_t;
 
 /*
- * Parse a duration ("90", "30m", "1.5h", "7d", "2w") into *seconds.
+ * Parse a duration into *seconds: a number with an optional unit ("90"
+ * seconds, "30m", "1.5h", "7d", "2w"), or Slurm's time format ("MM:SS",
+ * "HH:MM:SS", "D-HH", "D-HH:MM", "D-HH:MM:SS": "7-0" is seven days).  A
+ * bare number is seconds here, where Slurm's own time limits read minutes.
  * It must be finite and >= 0.  Returns 0, or -EINVAL with err naming the
  * string and what is wrong; *seconds is untouched on failure.
  */

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t0011: a bad hmrf.conf stops slurmctld at start, and its log names the
 # file, the line and what is wrong: an unknown key, a negative share, a
-# malformed window, a bucket longer than the window.
+# malformed window, a bucket longer than the window, a bad line in an
+# included file (named with its own line), a missing included file.  A
+# good file in Slurm's syntax (Key = Value, 7-0, Include) starts.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -49,8 +51,17 @@ try "malformed window" $'# the window\nWindow=weekly' \
 try "bucket longer than the window" $'Window=sliding:1h\nWindowBucket=2h' \
 	"priority/hmrf: $conf: WindowBucket=7200s is longer than the window"
 
-# And a good file starts.
-HC_NODES="n1 2 2000" HC_HMRF_CONF=$'# comments are fine\nPolicy=lt-af\nAccount=physics Share=3' \
+# Slurm's syntax: an error in an included file names that file's line.
+printf 'Account=Physics Share=2\nAccount = chem Share = -1\n' >"$dir/accounts.conf"
+try "an included file's bad line" $'Policy = hmrf\nInclude accounts.conf' \
+	"priority/hmrf: $dir/accounts.conf:2: Account=chem: Share=-1: must be greater than 0"
+try "a missing included file" $'Policy=hmrf\nInclude nothere.conf' \
+	"priority/hmrf: $conf:2: Include $dir/nothere.conf: no such file"
+
+# And a good file starts, in Slurm's syntax (blanks around '=', Slurm's
+# time format, Include, an account name in capitals).
+printf 'Account=Physics Share=3\n' >"$dir/accounts.conf"
+HC_NODES="n1 2 2000" HC_HMRF_CONF=$'# comments are fine\nPolicy = lt-af\nWindow = tumbling:7-0\nInclude accounts.conf' \
 	hc_start 2>/dev/null
 tap_ok "a good hmrf.conf starts, and the log says what it read" \
 	$(grep -q "policy lt-af, .*1 configured accounts" "$log"; echo $?) \

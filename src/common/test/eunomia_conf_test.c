@@ -111,6 +111,10 @@ START_TEST(test_accounts)
 	ck_assert_double_eq(eunomia_conf_speed(c, NULL, "gen4"), 3);
 	ck_assert_double_eq(eunomia_conf_share(c, "io"), 2);
 	ck_assert_double_eq(eunomia_conf_share(c, "cpu"), 1);
+	/* Names as Slurm stores them: IO is io. */
+	ck_assert_double_eq(eunomia_conf_share(c, "IO"), 2);
+	ck_assert_int_eq(eunomia_conf_add_account(c, "Io", "1", NULL, &err),
+			 -EINVAL);
 	eunomia_conf_destroy(&c);
 }
 END_TEST

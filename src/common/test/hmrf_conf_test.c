@@ -106,6 +106,14 @@ START_TEST(test_accounts)
 	ck_assert(strstr(err.text, "needs Share=NUMBER"));
 	ck_assert_int_eq(hmrf_conf_add_account(c, "", "1", &err), -EINVAL);
 	ck_assert_int_eq(c->naccounts, 2);
+	/* Slurm stores account names in lower case: Physics is physics. */
+	ck_assert_int_eq(hmrf_conf_add_account(c, "Physics", "1", &err),
+			 -EINVAL);
+	ck_assert_int_eq(hmrf_conf_add_account(c, "Bio", "3", &err), 0);
+	ck_assert_str_eq(c->accounts[2].name, "bio");
+	ck_assert_double_eq(hmrf_conf_share(c, "bio"), 3);
+	ck_assert_double_eq(hmrf_conf_share(c, "BIO"), 3);
+	ck_assert(hmrf_conf_has_account(c, "bio"));
 	hmrf_conf_destroy(&c);
 }
 END_TEST

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../hmrf_conf.h"
@@ -75,6 +76,82 @@ START_TEST(test_syntax)
 }
 END_TEST
 
+/* Slurm's own syntax: blanks around '=', an empty value, Include. */
+START_TEST(test_slurm_syntax)
+{
+	char dir[] = "/tmp/horae-kvinc.XXXXXX", main_path[96], sub[96],
+	     cmd[128];
+	seen_t s = { "" };
+	horae_err_t err;
+	FILE *f;
+
+	_write("Policy = hmrf\n"
+	       "Account= physics Share =2 Empty= Next=1\n"
+	       "Quoted = \"a b\"\n");
+	ck_assert_int_eq(kvfile_read(path, _collect, &s, &err), 0);
+	ck_assert_str_eq(s.text, "1:Policy=[hmrf] 2:Account=[physics] "
+				 "2:Share=[2] 2:Empty=[] 2:Next=[1] "
+				 "3:Quoted=[a b] ");
+
+	/* Include, relative to the including file, with wildcards. */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(main_path, sizeof(main_path), "%s/hmrf.conf", dir);
+	f = fopen(main_path, "w");
+	fputs("A=1\ninclude accounts.d/*.conf # the accounts\nZ=9\n", f);
+	fclose(f);
+	snprintf(sub, sizeof(sub), "%s/accounts.d", dir);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	snprintf(sub, sizeof(sub), "%s/accounts.d/b.conf", dir);
+	f = fopen(sub, "w");
+	fputs("\nB=2\n", f);
+	fclose(f);
+	snprintf(sub, sizeof(sub), "%s/accounts.d/a.conf", dir);
+	f = fopen(sub, "w");
+	fputs("Include \"/dev/null\"\nAA=1\n", f);
+	fclose(f);
+	s.text[0] = '\0';
+	ck_assert_msg(kvfile_read(main_path, _collect, &s, &err) == 0, "%s",
+		      err.text);
+	ck_assert_str_eq(s.text, "1:A=[1] 2:AA=[1] 2:B=[2] 3:Z=[9] ");
+
+	/* An error in an included file names that file and its line. */
+	snprintf(sub, sizeof(sub), "%s/accounts.d/b.conf", dir);
+	f = fopen(sub, "w");
+	fputs("B=2\nFail=now\n", f);
+	fclose(f);
+	ck_assert_int_eq(kvfile_read(main_path, _collect, &s, &err), -EINVAL);
+	snprintf(cmd, sizeof(cmd), "%s:2: told to fail", sub);
+	ck_assert_str_eq(err.text, cmd);
+
+	/* A missing file, and a file that includes itself. */
+	f = fopen(main_path, "w");
+	fputs("Include nothere.conf\n", f);
+	fclose(f);
+	ck_assert_int_eq(kvfile_read(main_path, _collect, &s, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, ":1: Include ") &&
+			      strstr(err.text, "nothere.conf: no such file"),
+		      "%s", err.text);
+	f = fopen(main_path, "w");
+	fputs("Include hmrf.conf\n", f);
+	fclose(f);
+	ck_assert_int_eq(kvfile_read(main_path, _collect, &s, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "more than 16 files deep"), "%s",
+		      err.text);
+	f = fopen(main_path, "w");
+	fputs("Include\n", f);
+	fclose(f);
+	ck_assert_int_eq(kvfile_read(main_path, _collect, &s, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "'Include' is not Key=Value"), "%s",
+		      err.text);
+
+	/* A directory is not a configuration file. */
+	ck_assert_int_eq(kvfile_read(dir, _collect, &s, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "is a directory"), "%s", err.text);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 static const struct {
 	const char *text, *msg;
 } bad[] = {
@@ -125,6 +202,14 @@ static const struct {
 	  ":1: Account=physics: unknown key 'Shares' (an Account line takes Share=NUMBER)" },
 	{ "Window=sliding:1h\nWindowBucket=2h\n",
 	  ": WindowBucket=7200s is longer than the window (3600s)" },
+	{ "Window = tumbling:7-0\nPeriod = 00:30\nTimeout=UNLIMITED\n"
+	  "ChargeHorizon=1-00:00:00\n", NULL },
+	{ "Account=Physics Share=2\nAccount=physics Share=3\n",
+	  ":2: Account=physics: the account appears twice (names are compared as Slurm stores them, in lower case)" },
+	{ "Period=1-2-3\n",
+	  ":1: Period=1-2-3: duration '1-2-3' is not Slurm's MM:SS, HH:MM:SS or D-HH[:MM[:SS]]" },
+	{ "ChargeHorizon=UNLIMITED\n",
+	  ":1: ChargeHorizon=UNLIMITED: duration 'UNLIMITED' does not start with a number" },
 };
 
 START_TEST(test_hmrf_conf_read)
@@ -155,6 +240,7 @@ int main(void)
 
 	tcase_add_checked_fixture(tc, NULL, _teardown);
 	tcase_add_test(tc, test_syntax);
+	tcase_add_test(tc, test_slurm_syntax);
 	tcase_add_loop_test(tc, test_errors, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_missing);
 	tcase_add_loop_test(tc, test_hmrf_conf_read, 0,

@@ -45,6 +45,18 @@ static const struct {
 	{ "0x10", -1, "not a number" },
 	{ "1e400", -1, "not a number" },
 	{ "m", -1, "does not start with a number" },
+	/* Slurm's time format, as in slurm.conf's PriorityMaxAge=7-0. */
+	{ "7-0", 604800, NULL },    { "1-00:00:00", 86400, NULL },
+	{ "2-12", 216000, NULL },   { "1-02:30", 95400, NULL },
+	{ "10:30", 630, NULL },	    { "01:02:03", 3723, NULL },
+	{ "90:00", 5400, NULL },    { "0-0:0:5", 5, NULL },
+	{ "1:2:3:4", -1, "not Slurm's MM:SS" },
+	{ "1-2-3", -1, "not Slurm's MM:SS" },
+	{ "1-", -1, "not Slurm's MM:SS" },
+	{ "10:", -1, "not Slurm's MM:SS" },
+	{ "10:3m", -1, "not Slurm's MM:SS" },
+	{ "1.5-2", -1, "not Slurm's MM:SS" },
+	{ "5", 5, NULL },
 };
 
 START_TEST(test_durations)
