@@ -170,37 +170,58 @@ int eunomia_conf_finish(eunomia_conf_t *c, horae_err_t *err)
 	return 0;
 }
 
+typedef struct reading {
+	eunomia_conf_t *c;
+	kvfile_seen_t seen;
+} reading_t;
+
 static int _line(void *arg, const kvfile_line_t *l, horae_err_t *err)
 {
+	reading_t *r = arg;
 	const char *share = NULL, *map = NULL;
 	int rc;
 
 	if (strcasecmp(l->key[0], "Account")) {
 		for (int i = 0; i < l->npairs; i++) {
-			rc = eunomia_conf_set(arg, l->key[i], l->value[i], err);
+			rc = kvfile_seen_once(&r->seen, l, i, err);
+			if (!rc)
+				rc = eunomia_conf_set(r->c, l->key[i],
+						      l->value[i], err);
 			if (rc)
 				return rc;
 		}
 		return 0;
 	}
 	for (int i = 1; i < l->npairs; i++) {
-		if (!strcasecmp(l->key[i], "Share"))
-			share = l->value[i];
-		else if (!strcasecmp(l->key[i], "SpeedMap"))
-			map = l->value[i];
+		const char **v = !strcasecmp(l->key[i], "Share")    ? &share :
+				 !strcasecmp(l->key[i], "SpeedMap") ? &map :
+								      NULL;
+
+		if (v && *v)
+			return err_set(err, -EINVAL,
+				       "Account=%s: %s is set twice",
+				       l->value[0], l->key[i]);
+		if (v)
+			*v = l->value[i];
 		else
 			return err_set(err, -EINVAL,
 				       "Account=%s: unknown key '%s' (an Account line takes Share=NUMBER and SpeedMap=MAP)",
 				       l->value[0], l->key[i]);
 	}
-	return eunomia_conf_add_account(arg, l->value[0], share, map, err);
+	return eunomia_conf_add_account(r->c, l->value[0], share, map, err);
 }
 
 int eunomia_conf_read(eunomia_conf_t *c, const char *path, horae_err_t *err)
 {
+	reading_t *r = calloc(1, sizeof(*r));
 	horae_err_t e;
-	int rc = kvfile_read(path, _line, c, err);
+	int rc;
 
+	if (!r)
+		return err_set(err, -ENOMEM, "out of memory");
+	r->c = c;
+	rc = kvfile_read(path, _line, r, err);
+	free(r);
 	if (rc && rc != -ENOENT)
 		return rc;
 	if (eunomia_conf_finish(c, &e))

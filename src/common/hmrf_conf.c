@@ -170,15 +170,23 @@ double hmrf_conf_share(const hmrf_conf_t *c, const char *name)
 	return c->default_share;
 }
 
+typedef struct reading {
+	hmrf_conf_t *c;
+	kvfile_seen_t seen;
+} reading_t;
+
 static int _read_line(void *arg, const kvfile_line_t *l, horae_err_t *err)
 {
-	hmrf_conf_t *c = arg;
+	reading_t *r = arg;
 	const char *share = NULL;
 	int rc;
 
 	if (strcasecmp(l->key[0], "Account")) {
 		for (int i = 0; i < l->npairs; i++) {
-			rc = hmrf_conf_set(c, l->key[i], l->value[i], err);
+			rc = kvfile_seen_once(&r->seen, l, i, err);
+			if (!rc)
+				rc = hmrf_conf_set(r->c, l->key[i], l->value[i],
+						   err);
 			if (rc)
 				return rc;
 		}
@@ -189,17 +197,26 @@ static int _read_line(void *arg, const kvfile_line_t *l, horae_err_t *err)
 			return err_set(err, -EINVAL,
 				       "Account=%s: unknown key '%s' (an Account line takes Share=NUMBER)",
 				       l->value[0], l->key[i]);
+		if (share)
+			return err_set(err, -EINVAL,
+				       "Account=%s: Share is set twice",
+				       l->value[0]);
 		share = l->value[i];
 	}
-	return hmrf_conf_add_account(c, l->value[0], share, err);
+	return hmrf_conf_add_account(r->c, l->value[0], share, err);
 }
 
 int hmrf_conf_read(hmrf_conf_t *c, const char *path, horae_err_t *err)
 {
+	reading_t *r = calloc(1, sizeof(*r));
 	horae_err_t e;
 	int rc;
 
-	rc = kvfile_read(path, _read_line, c, err);
+	if (!r)
+		return err_set(err, -ENOMEM, "out of memory");
+	r->c = c;
+	rc = kvfile_read(path, _read_line, r, err);
+	free(r);
 	if (rc)
 		return rc;
 	if (hmrf_conf_finish(c, &e))

@@ -143,11 +143,21 @@ int justice_conf_set(justice_conf_t *c, const char *key, const char *value,
 	return err_set(err, -EINVAL, "unknown key '%s'", key);
 }
 
+typedef struct reading {
+	justice_conf_t *c;
+	kvfile_seen_t seen;
+} reading_t;
+
 static int _line(void *arg, const kvfile_line_t *l, horae_err_t *err)
 {
-	for (int i = 0; i < l->npairs; i++) {
-		int rc = justice_conf_set(arg, l->key[i], l->value[i], err);
+	reading_t *r = arg;
 
+	for (int i = 0; i < l->npairs; i++) {
+		int rc = kvfile_seen_once(&r->seen, l, i, err);
+
+		if (!rc)
+			rc = justice_conf_set(r->c, l->key[i], l->value[i],
+					      err);
 		if (rc)
 			return rc;
 	}
@@ -156,5 +166,24 @@ static int _line(void *arg, const kvfile_line_t *l, horae_err_t *err)
 
 int justice_conf_read(justice_conf_t *c, const char *path, horae_err_t *err)
 {
-	return kvfile_read(path, _line, c, err);
+	reading_t *r = calloc(1, sizeof(*r));
+	justice_conf_t next = *c;
+	int rc;
+
+	if (!r)
+		return err_set(err, -ENOMEM, "out of memory");
+	r->c = &next;
+	rc = kvfile_read(path, _line, r, err);
+	free(r);
+	if (rc)
+		return rc;
+	/* Admission control starts once the history holds Bootstrap jobs;
+	 * a history shorter than that never does. */
+	if (next.policy == JUSTICE_POLICY_JUSTICE &&
+	    next.bootstrap > next.history_length)
+		return err_set(err, -EINVAL,
+			       "%s: Bootstrap=%ld is above HistoryLength=%d: the history never holds that many jobs, so admission control would never start",
+			       path, next.bootstrap, next.history_length);
+	*c = next;
+	return 0;
 }

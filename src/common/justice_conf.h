@@ -54,7 +54,8 @@ int justice_conf_set(justice_conf_t *c, const char *key, const char *value,
 /*
  * Read path into c (after justice_conf_init).  Returns 0, -ENOENT when the
  * file does not exist (c keeps the defaults), or -EINVAL with err
- * "PATH:LINE: ...".
+ * "PATH:LINE: ..." (a bad line, a key set twice) or "PATH: ..." (Bootstrap
+ * above HistoryLength under Policy=justice); c is unchanged on failure.
  */
 int justice_conf_read(justice_conf_t *c, const char *path, horae_err_t *err);
 

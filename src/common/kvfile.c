@@ -231,6 +231,7 @@ static int _read(const char *path, kvfile_fn fn, void *arg, int depth,
 				break;
 			continue;
 		}
+		line.path = path;
 		line.number = first;
 		rc = _split(buf, &line, &e);
 		if (!rc && line.npairs)
@@ -252,6 +253,27 @@ int kvfile_read(const char *path, kvfile_fn fn, void *arg, horae_err_t *err)
 	if (!path || !fn)
 		return err_set(err, -EINVAL, "configuration file is missing");
 	return _read(path, fn, arg, 0, err);
+}
+
+int kvfile_seen_once(kvfile_seen_t *s, const kvfile_line_t *l, int i,
+		     horae_err_t *err)
+{
+	const char *key = l->key[i];
+
+	if (strlen(key) >= sizeof(s->at[0].key))
+		return 0;
+	for (int k = 0; k < s->n; k++)
+		if (!strcasecmp(s->at[k].key, key))
+			return err_set(err, -EINVAL,
+				       "%s is set twice (first at %s:%d)", key,
+				       s->at[k].path, s->at[k].line);
+	if (s->n == KVFILE_SEEN_MAX)
+		return 0;
+	snprintf(s->at[s->n].key, sizeof(s->at[0].key), "%s", key);
+	snprintf(s->at[s->n].path, sizeof(s->at[0].path), "%s",
+		 l->path ? l->path : "");
+	s->at[s->n++].line = l->number;
+	return 0;
 }
 
 int kvfile_number(const char *key, const char *value, double min,

@@ -20,6 +20,7 @@
 #define KVFILE_MAX_PAIRS 16
 
 typedef struct kvfile_line {
+	const char *path; /* the file it is in (an included one, maybe) */
 	int number;   /* line number of the first physical line */
 	int npairs;
 	const char *key[KVFILE_MAX_PAIRS];
@@ -43,6 +44,27 @@ typedef int (*kvfile_fn)(void *arg, const kvfile_line_t *line,
  * directory is -EINVAL.
  */
 int kvfile_read(const char *path, kvfile_fn fn, void *arg, horae_err_t *err);
+
+/* Which settings a file has set, and where: a setting given twice is an
+ * error, as the later one would silently win. */
+#define KVFILE_SEEN_MAX 64
+typedef struct kvfile_seen {
+	int n;
+	struct {
+		char key[32];
+		char path[224];
+		int line;
+	} at[KVFILE_SEEN_MAX];
+} kvfile_seen_t;
+
+/*
+ * Note that line l sets its i-th key.  Returns 0; or -EINVAL with err as
+ * "KEY is set twice (first at PATH:LINE)" when the file set it before
+ * (keys compared case-insensitively).  s starts zeroed.  Past
+ * KVFILE_SEEN_MAX keys, or for longer keys, nothing is checked.
+ */
+int kvfile_seen_once(kvfile_seen_t *s, const kvfile_line_t *l, int i,
+		     horae_err_t *err);
 
 /*
  * Parse value, the setting key, as a finite number >= min (> min when

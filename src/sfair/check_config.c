@@ -29,10 +29,17 @@ static char *_beside_slurm_conf(const char *name)
 	return path;
 }
 
+/* A file named on the command line must be there. */
+static bool _named;
+
 /* What every check prints for rc; returns 1 for a bad file. */
 static int _report(const char *path, int rc, const horae_err_t *err,
 		   const char *plugin, const char *ok)
 {
+	if (rc == -ENOENT && _named) {
+		fprintf(stderr, "%s: no such file\n", path);
+		return 1;
+	}
 	if (rc == -ENOENT) {
 		printf("%s: no such file: %s would use its defaults\n", path,
 		       plugin);
@@ -100,26 +107,41 @@ static bool _ends(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-int sfair_check_config(const char *file)
+int sfair_check_config(const char *file, const char *kind)
 {
 	static const struct {
-		const char *name;
+		const char *kind, *name;
 		int (*check)(const char *path);
 	} files[] = {
-		{ "hmrf.conf", _hmrf },
-		{ "eunomia.conf", _eunomia },
-		{ "justice.conf", _justice },
+		{ "hmrf", "hmrf.conf", _hmrf },
+		{ "eunomia", "eunomia.conf", _eunomia },
+		{ "justice", "justice.conf", _justice },
 	};
+	const size_t n = sizeof(files) / sizeof(files[0]);
+	size_t which = n;
 	int bad = 0, rc;
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	_named = file[0];
+	for (size_t i = 0; i < n; i++)
+		if (kind ? !strcmp(kind, files[i].kind) :
+			   _named && _ends(file, files[i].name))
+			which = i;
+	if (kind && which == n) {
+		fprintf(stderr, "sfair: --kind=%s: use hmrf, eunomia or justice\n",
+			kind);
+		return 2;
+	}
+	if (_named && which == n) {
+		fprintf(stderr,
+			"sfair: --check-config=%s: its name does not tell whose file it is; add --kind=hmrf, eunomia or justice\n",
+			file);
+		return 2;
+	}
+	for (size_t i = 0; i < n; i++) {
 		char *path;
 
-		if (file[0]) {
-			if (i && !_ends(file, files[i].name))
-				continue;
-			if (!i && (_ends(file, files[1].name) ||
-				   _ends(file, files[2].name)))
+		if (_named) {
+			if (i != which)
 				continue;
 			path = strdup(file);
 		} else {

@@ -12,12 +12,14 @@ const char *sfair_slurm_conf(void);
 
 /*
  * Check file ("" for hmrf.conf, eunomia.conf and justice.conf beside
- * slurm.conf).  A named file is read as eunomia.conf or justice.conf when
- * its name ends so, else as hmrf.conf.  Prints OK lines on stdout and
- * errors on stderr; returns the exit status: 0 when every file is good or
- * missing (the plugin then uses its defaults), 1 otherwise, 2 when out of
- * memory.
+ * slurm.conf).  A named file is read as kind ("hmrf", "eunomia" or
+ * "justice"), or, with kind NULL, as the file its name ends with
+ * (hmrf.conf, eunomia.conf, justice.conf); a name that tells nothing
+ * without a kind is refused.  Prints OK lines on stdout and errors on
+ * stderr; returns the exit status: 0 when every file is good (or, unnamed,
+ * missing: the plugin then uses its defaults), 1 for a bad or missing
+ * named file, 2 for a kind that is unknown or missing, or out of memory.
  */
-int sfair_check_config(const char *file);
+int sfair_check_config(const char *file, const char *kind);
 
 #endif /* HORAE_SFAIR_CHECK_CONFIG_H */

@@ -47,6 +47,7 @@
 typedef struct opts {
 	const char *state;
 	const char *check;	/* --check-config: the file, or "" for the default */
+	const char *kind;	/* --kind: whose file --check-config reads */
 	const char *accounts;
 	const char *format;	/* -o: field list */
 	sfair_style_t style;
@@ -82,8 +83,9 @@ static void _usage(FILE *out)
 		"                        since the epoch) instead of now\n"
 		"      --check-config[=FILE]\n"
 		"                        check hmrf.conf, eunomia.conf and justice.conf\n"
-		"                        beside slurm.conf (or FILE, whose name tells\n"
-		"                        which) the way the plugins read them, and exit\n"
+		"                        beside slurm.conf (or FILE, whose name or\n"
+		"                        --kind=hmrf|eunomia|justice tells whose) the\n"
+		"                        way the plugins read them, and exit\n"
 		"  -h, --help            show this help and exit\n"
 		"  -V, --version         show the version and exit\n");
 }
@@ -411,6 +413,7 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 		{ "state", required_argument, NULL, 'S' },
 		{ "at", required_argument, NULL, 'T' },
 		{ "check-config", optional_argument, NULL, 'C' },
+		{ "kind", required_argument, NULL, 'K' },
 		{ "explain", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -439,6 +442,7 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 			}
 			break;
 		case 'C': o->check = optarg ? optarg : ""; break;
+		case 'K': o->kind = optarg; break;
 		case 'E':
 			errno = 0;
 			o->explain = strtol(optarg, &end, 10);
@@ -486,8 +490,12 @@ int main(int argc, char **argv)
 
 	if (_parse_args(argc, argv, &o))
 		return 2;
+	if (o.kind && !o.check) {
+		fprintf(stderr, "sfair: --kind goes with --check-config\n");
+		return 2;
+	}
 	if (o.check)
-		return sfair_check_config(o.check);
+		return sfair_check_config(o.check, o.kind);
 	path = o.state ? strdup(o.state) : _state_from_slurm_conf();
 	if (!path) {
 		fprintf(stderr, "sfair: no state file: pass --state=FILE or set StateSaveLocation in slurm.conf\n");

@@ -13,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 printf '# two groups\nPolicy=hmrf\nAccount=physics Share=2\nAccount=chem Share=1\n' >"$tmp/good.conf"
-out=$("$SFAIR" --check-config="$tmp/good.conf" 2>&1)
+out=$("$SFAIR" --check-config="$tmp/good.conf" --kind=hmrf 2>&1)
 tap_ok "a good file: exit 0 and OK" \
 	$([ $? = 0 ] && [ "$out" = "$tmp/good.conf: OK (policy hmrf, 2 accounts)" ]; echo $?) "$out"
 
@@ -21,7 +21,7 @@ check_bad()
 {
 	local name=$1 text=$2 want=$3 out rc
 	printf '%b' "$text" >"$tmp/bad.conf"
-	out=$("$SFAIR" --check-config="$tmp/bad.conf" 2>&1)
+	out=$("$SFAIR" --check-config="$tmp/bad.conf" --kind=hmrf 2>&1)
 	rc=$?
 	tap_ok "$name: exit 1 and '$want'" \
 		$([ $rc = 1 ] && [ "$out" = "$tmp/bad.conf:$want" ]; echo $?) "got ($rc): $out"
@@ -31,6 +31,35 @@ check_bad "negative share" 'Window=sliding:1d\nPeriod=10s\nAccount=physics Share
 	"3: Account=physics: Share=-1: must be greater than 0"
 check_bad "malformed window" '# the window\nWindow=weekly\n' \
 	"2: Window=weekly: window 'weekly': expected none, tumbling:LENGTH or sliding:LENGTH"
+check_bad "a key set twice" 'Policy=hmrf\nWindow=none\npolicy = drf\n' \
+	"3: policy is set twice (first at $tmp/bad.conf:1)"
+check_bad "an account named twice, in two cases" 'Account=Physics Share=2\nAccount=physics Share=1\n' \
+	"2: Account=physics: the account appears twice (names are compared as Slurm stores them, in lower case)"
+
+# Slurm's syntax is good syntax.
+printf 'Policy = hmrf\nWindow = tumbling:7-0\nInclude acc*.conf\n' >"$tmp/slurm-syntax.conf"
+printf 'Account=Physics Share=2\n' >"$tmp/accounts.conf"
+out=$("$SFAIR" --check-config="$tmp/slurm-syntax.conf" --kind=hmrf 2>&1)
+tap_ok "Slurm's syntax (Key = Value, 7-0, Include): exit 0 and OK" \
+	$([ $? = 0 ] && [ "$out" = "$tmp/slurm-syntax.conf: OK (policy hmrf, 1 accounts)" ]; echo $?) "$out"
+
+# Never OK to what would misbehave: a directory, a named file that is not
+# there, a name that does not say whose file it is, a kind that is none.
+out=$("$SFAIR" --check-config="$tmp" --kind=hmrf 2>&1)
+tap_ok "a directory: exit 1 and says so" \
+	$([ $? = 1 ] && [ "$out" = "$tmp: is a directory, not a file" ]; echo $?) "$out"
+out=$("$SFAIR" --check-config="$tmp/nothere/hmrf.conf" 2>&1)
+tap_ok "a named file that is missing: exit 1" \
+	$([ $? = 1 ] && [ "$out" = "$tmp/nothere/hmrf.conf: no such file" ]; echo $?) "$out"
+out=$("$SFAIR" --check-config="$tmp/good.conf" 2>&1)
+tap_ok "a name that does not tell whose file: exit 2, asks for --kind" \
+	$([ $? = 2 ] && echo "$out" | grep -q "add --kind=hmrf, eunomia or justice"; echo $?) "$out"
+out=$("$SFAIR" --check-config="$tmp/good.conf" --kind=slurm 2>&1)
+tap_ok "an unknown --kind: exit 2" \
+	$([ $? = 2 ] && [ "$out" = "sfair: --kind=slurm: use hmrf, eunomia or justice" ]; echo $?) "$out"
+out=$("$SFAIR" --check-config="$tmp/good.conf" --kind=justice 2>&1)
+tap_ok "--kind decides how the file is read (an hmrf file as justice.conf: exit 1)" \
+	$([ $? = 1 ] && echo "$out" | grep -q "unknown key 'Policy'\|Policy=hmrf"; echo $?) "$out"
 
 mkdir "$tmp/etc"
 : >"$tmp/etc/slurm.conf"
@@ -56,6 +85,10 @@ printf 'Placement=eunomia\nSpeedMap=gen1:1,gen1:2\n' >"$tmp/etc/eunomia.conf"
 out=$("$SFAIR" --check-config="$tmp/etc/eunomia.conf" 2>&1)
 tap_ok "a bad eunomia.conf, named: exit 1 and PATH:LINE" \
 	$([ $? = 1 ] && echo "$out" | grep -q "^$tmp/etc/eunomia.conf:2: SpeedMap=gen1:1,gen1:2: "; echo $?) "$out"
+printf 'HistoryLength=20\nBootstrap=50\n' >"$tmp/etc/justice.conf"
+out=$("$SFAIR" --check-config="$tmp/etc/justice.conf" 2>&1)
+tap_ok "a justice.conf whose bootstrap would never end: exit 1" \
+	$([ $? = 1 ] && [ "$out" = "$tmp/etc/justice.conf: Bootstrap=50 is above HistoryLength=20: the history never holds that many jobs, so admission control would never start" ]; echo $?) "$out"
 printf '# justice\nKillAbove=-3\n' >"$tmp/etc/justice.conf"
 out=$("$SFAIR" --check-config="$tmp/etc/justice.conf" 2>&1)
 tap_ok "a bad justice.conf, named: exit 1 and PATH:LINE" \

@@ -97,6 +97,33 @@ START_TEST(test_file)
 	ck_assert_int_eq(justice_conf_read(&c, path, &err), -EINVAL);
 	ck_assert(strstr(err.text, ":3: KillAbove=many: not a number"));
 	ck_assert(!strncmp(err.text, path, strlen(path)));
+	/* Failure leaves c as it was. */
+	ck_assert_int_eq(c.bootstrap, 10);
+
+	/* A key set twice: the later one would silently win. */
+	f = fopen(path, "w");
+	fputs("Period=5s\nBootstrap=5\nperiod = 00:10\n", f);
+	fclose(f);
+	ck_assert_int_eq(justice_conf_read(&c, path, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, ":3: period is set twice (first at ") &&
+			      strstr(err.text, ":1)"),
+		      "%s", err.text);
+
+	/* A history too short ever to end the bootstrap. */
+	f = fopen(path, "w");
+	fputs("HistoryLength=20\nBootstrap=50\n", f);
+	fclose(f);
+	ck_assert_int_eq(justice_conf_read(&c, path, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, "Bootstrap=50 is above HistoryLength=20"),
+		      "%s", err.text);
+	ck_assert_int_eq(c.bootstrap, 10);
+	f = fopen(path, "w");
+	fputs("HistoryLength=50\nBootstrap=50\nPeriod = 1-00:00:00\n", f);
+	fclose(f);
+	ck_assert_int_eq(justice_conf_read(&c, path, &err), 0);
+	ck_assert_int_eq(c.bootstrap, 50);
+	ck_assert_double_eq(c.period, 86400);
+
 	unlink(path);
 	justice_conf_init(&c);
 	ck_assert_int_eq(justice_conf_read(&c, path, &err), -ENOENT);

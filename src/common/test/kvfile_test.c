@@ -208,6 +208,10 @@ static const struct {
 	  ":2: Account=physics: the account appears twice (names are compared as Slurm stores them, in lower case)" },
 	{ "Period=1-2-3\n",
 	  ":1: Period=1-2-3: duration '1-2-3' is not Slurm's MM:SS, HH:MM:SS or D-HH[:MM[:SS]]" },
+	{ "Policy=hmrf\nWindow=none policy=drf\n",
+	  ":2: policy is set twice (first at " },
+	{ "Account=physics Share=1 Share=2\n",
+	  ":1: Account=physics: Share is set twice" },
 	{ "ChargeHorizon=UNLIMITED\n",
 	  ":1: ChargeHorizon=UNLIMITED: duration 'UNLIMITED' does not start with a number" },
 };
@@ -216,7 +220,7 @@ START_TEST(test_hmrf_conf_read)
 {
 	hmrf_conf_t *c = hmrf_conf_create();
 	horae_err_t err = { "" };
-	char want[256];
+	char want[512];
 	int rc;
 
 	_write(confs[_i].text);
@@ -226,6 +230,10 @@ START_TEST(test_hmrf_conf_read)
 	} else {
 		ck_assert_int_eq(rc, -EINVAL);
 		snprintf(want, sizeof(want), "%s%s", path, confs[_i].msg);
+		/* A key set twice: where it was first, line 1 here. */
+		if (strstr(confs[_i].msg, "(first at "))
+			snprintf(want + strlen(want),
+				 sizeof(want) - strlen(want), "%s:1)", path);
 		ck_assert_msg(!strcmp(err.text, want), "got '%s', want '%s'",
 			      err.text, want);
 	}
