@@ -12,6 +12,7 @@
 #include "common/hmrf_conf.h"
 #include "common/justice_conf.h"
 #include "check_config.h"
+#include "slurm_conf.h"
 
 /* name beside the slurm.conf in use, as the plugins find it. */
 static char *_beside_slurm_conf(const char *name)

@@ -7,9 +7,6 @@
 #ifndef HORAE_SFAIR_CHECK_CONFIG_H
 #define HORAE_SFAIR_CHECK_CONFIG_H
 
-/* The slurm.conf in use: $SLURM_CONF, else Slurm's default. */
-const char *sfair_slurm_conf(void);
-
 /*
  * Check file ("" for hmrf.conf, eunomia.conf and justice.conf beside
  * slurm.conf).  A named file is read as kind ("hmrf", "eunomia" or

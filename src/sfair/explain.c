@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
 #include "explain.h"
+#include "slurm_conf.h"
 
 /* In libslurm since long, not in its public header. */
 extern char *slurm_job_state_string(uint32_t inx);
@@ -225,7 +227,13 @@ int sfair_explain_load(sfair_explain_t *x, uint32_t job_id,
 	int rc = 2;
 
 	memset(x, 0, sizeof(*x));
-	slurm_init(NULL);
+	/* libslurm ends the process when it finds no slurm.conf. */
+	if (access(sfair_slurm_conf(), R_OK)) {
+		fprintf(stderr, "sfair: --explain asks slurmctld, and %s cannot be read here (%s): set SLURM_CONF to the cluster's slurm.conf\n",
+			sfair_slurm_conf(), strerror(errno));
+		return 2;
+	}
+	slurm_init(sfair_slurm_conf());
 	if (slurm_load_ctl_conf(0, &conf)) {
 		fprintf(stderr, "sfair: cannot reach slurmctld: %s\n",
 			slurm_strerror(slurm_get_errno()));

@@ -443,6 +443,7 @@ void sfair_justice_print(FILE *out, const sfair_report_t *r,
 				      "Refused",	 "Dropped",  "Killed" };
 	const sfair_justice_t *j = r->justice;
 	const double f[] = { j->fraction, j->min, j->max };
+	json_object *doc;
 	const long n[] = { j->counts.admitted, j->counts.sized,
 			   j->counts.refused,  j->counts.dropped,
 			   j->counts.killed };
@@ -450,6 +451,19 @@ void sfair_justice_print(FILE *out, const sfair_report_t *r,
 	char text[64];
 	size_t i;
 
+	if (style == SFAIR_JSON) { /* Justice alone: no usage to report */
+		doc = json_object_new_object();
+		if (doc) {
+			json_object_object_add(doc, "justice", _justice_json(j));
+			fprintf(out, "%s\n",
+				json_object_to_json_string_ext(
+					doc, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_SPACED |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
+			json_object_put(doc);
+		}
+		return;
+	}
 	if (!noheader) {
 		for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
 			_cell(&c, 12, head[i]);

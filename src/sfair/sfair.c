@@ -40,6 +40,7 @@
 #include "common/state.h"
 #include "common/justice_conf.h"
 #include "check_config.h"
+#include "slurm_conf.h"
 #include "explain.h"
 #include "explain_print.h"
 #include "report.h"
@@ -90,38 +91,34 @@ static void _usage(FILE *out)
 		"  -V, --version         show the version and exit\n");
 }
 
-/* The slurm.conf in use: $SLURM_CONF, else Slurm's default. */
-const char *sfair_slurm_conf(void)
-{
-	const char *conf = getenv("SLURM_CONF");
-
-	return conf ? conf : "/etc/slurm/slurm.conf";
-}
-
-/* StateSaveLocation from slurm.conf; a plain key=value scan. */
+/*
+ * StateSaveLocation/horae_hmrf.state from slurm.conf.  NULL with the
+ * reason printed when slurm.conf names no StateSaveLocation, or one that
+ * is not on this host (a login node).
+ */
 static char *_state_from_slurm_conf(void)
 {
-	char line[4096], *dir = NULL, *path;
-	FILE *f = fopen(sfair_slurm_conf(), "r");
+	char *dir = sfair_slurm_conf_get("StateSaveLocation"), *path;
 
-	if (!f)
+	if (!dir) {
+		if (errno == ENOMEM)
+			fprintf(stderr, "sfair: out of memory\n");
+		else
+			fprintf(stderr, "sfair: %s names no StateSaveLocation: pass --state=FILE, or set SLURM_CONF to the cluster's slurm.conf\n",
+				sfair_slurm_conf());
 		return NULL;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line + strspn(line, " \t");
-
-		if (strncasecmp(p, "StateSaveLocation=", 18))
-			continue;
-		p += 18;
-		p[strcspn(p, " \t\r\n#")] = '\0';
-		free(dir);
-		dir = strdup(p);
 	}
-	fclose(f);
-	if (!dir)
+	if (access(dir, F_OK)) {
+		fprintf(stderr, "sfair: StateSaveLocation %s (%s) is not on this host: sfair reads the files priority/hmrf, select/eunomia and job_submit/justice keep there, so run it where slurmctld runs or where that directory is mounted; sshare and sprio show what slurmctld itself reports\n",
+			dir, sfair_slurm_conf());
+		free(dir);
 		return NULL;
+	}
 	path = malloc(strlen(dir) + sizeof("/horae_hmrf.state"));
 	if (path)
 		sprintf(path, "%s/horae_hmrf.state", dir);
+	else
+		fprintf(stderr, "sfair: out of memory\n");
 	free(dir);
 	return path;
 }
@@ -497,15 +494,27 @@ int main(int argc, char **argv)
 	if (o.check)
 		return sfair_check_config(o.check, o.kind);
 	path = o.state ? strdup(o.state) : _state_from_slurm_conf();
-	if (!path) {
-		fprintf(stderr, "sfair: no state file: pass --state=FILE or set StateSaveLocation in slurm.conf\n");
+	if (!path)
 		return 2;
-	}
 	main_prefix = _dir_prefix(path);
 	if (!main_prefix || _choose_source(&path, &prefix, &rep.own_view))
 		goto cleanup;
 	rc = state_load(path, HMRF_STATE_KIND, HMRF_STATE_VERSION, &doc, &warn,
 			&err);
+	if (rc == -ENOENT && o.deadlines && !o.explain) {
+		/* Justice without priority/hmrf: its own state is enough. */
+		rc = 2;
+		if ((justice_path = _load_justice(main_prefix, &justice,
+						  &hist))) {
+			rep.justice = &justice;
+			sfair_justice_print(stdout, &rep, o.style, o.noheader);
+			rc = 0;
+		} else {
+			fprintf(stderr, "sfair: no Justice state in %s: is job_submit/justice enabled?\n",
+				main_prefix);
+		}
+		goto cleanup;
+	}
 	if (rc == -ENOENT) {
 		fprintf(stderr, "sfair: %s does not exist: priority/hmrf has not saved any usage yet\n",
 			path);

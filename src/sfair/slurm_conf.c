@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * slurm_conf.c - a key of slurm.conf, read as Slurm writes it.  See
+ * slurm_conf.h.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "slurm_conf.h"
+
+#define LINE_MAX_LEN 16384
+#define DEPTH_MAX 16
+
+const char *sfair_slurm_conf(void)
+{
+	static const char *const where[] = {
+		"/etc/slurm/slurm.conf",
+		"/run/slurm/conf/slurm.conf", /* slurmd's configless copy */
+	};
+	const char *conf = getenv("SLURM_CONF");
+
+	if (conf && conf[0])
+		return conf;
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+		if (!access(where[i], F_OK))
+			return where[i];
+	return where[0];
+}
+
+/* Drop the blanks on either side of every '=' outside quotes. */
+static void _tighten(char *s)
+{
+	char *w = s;
+	bool quoted = false;
+
+	for (char *r = s; *r; r++) {
+		if (*r == '"')
+			quoted = !quoted;
+		if (!quoted && *r == '=') {
+			while (w > s && (w[-1] == ' ' || w[-1] == '\t'))
+				w--;
+			*w++ = '=';
+			while (r[1] == ' ' || r[1] == '\t')
+				r++;
+			continue;
+		}
+		*w++ = *r;
+	}
+	*w = '\0';
+}
+
+/* Look key up in one logical line (modified); *out keeps the last. */
+static int _line(char *line, const char *key, char **out)
+{
+	size_t klen = strlen(key);
+	bool quoted = false;
+	char *p;
+
+	for (p = line; *p; p++) { /* the comment, outside quotes */
+		if (*p == '"')
+			quoted = !quoted;
+		if (*p == '#' && !quoted) {
+			*p = '\0';
+			break;
+		}
+	}
+	_tighten(line);
+	for (p = line; *p;) {
+		char *tok, *end;
+
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		tok = p;
+		quoted = false;
+		while (*p && (quoted || !isspace((unsigned char)*p))) {
+			if (*p == '"')
+				quoted = !quoted;
+			p++;
+		}
+		end = p;
+		if (*p)
+			*p++ = '\0';
+		if (strncasecmp(tok, key, klen) || tok[klen] != '=')
+			continue;
+		tok += klen + 1;
+		if (tok[0] == '"' && end - tok >= 2 && end[-1] == '"') {
+			tok++;
+			end[-1] = '\0';
+		}
+		free(*out);
+		if (!(*out = strdup(tok)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int _file(const char *path, const char *key, char **out, int depth);
+
+/* "Include PATH" in file from: every file it names, in name order. */
+static int _include(const char *from, char *target, const char *key,
+		    char **out, int depth)
+{
+	const char *slash = strrchr(from, '/');
+	char *pattern = NULL;
+	glob_t g;
+	int rc = 0;
+
+	target[strcspn(target, "#")] = '\0';
+	while (*target == ' ' || *target == '\t' || *target == '"')
+		target++;
+	for (size_t n = strlen(target);
+	     n && (isspace((unsigned char)target[n - 1]) ||
+		   target[n - 1] == '"');)
+		target[--n] = '\0';
+	if (!target[0] || depth >= DEPTH_MAX)
+		return 0;
+	if (target[0] != '/' && slash) {
+		size_t n = (size_t)(slash - from) + 1;
+
+		if (!(pattern = malloc(n + strlen(target) + 1)))
+			return -ENOMEM;
+		memcpy(pattern, from, n);
+		strcpy(pattern + n, target);
+	}
+	if (!glob(pattern ? pattern : target, 0, NULL, &g)) {
+		for (size_t i = 0; !rc && i < g.gl_pathc; i++)
+			rc = _file(g.gl_pathv[i], key, out, depth + 1);
+		globfree(&g);
+	}
+	free(pattern);
+	return rc == -ENOENT ? 0 : rc;
+}
+
+static int _file(const char *path, const char *key, char **out, int depth)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = malloc(LINE_MAX_LEN), phys[4096];
+	size_t len = 0;
+	int rc = 0;
+
+	if (!f || !buf) {
+		rc = !buf ? -ENOMEM : -ENOENT;
+		goto out;
+	}
+	while (!rc && fgets(phys, sizeof(phys), f)) {
+		size_t n = strcspn(phys, "\r\n");
+		char *p;
+
+		phys[n] = '\0';
+		if (len + n + 1 > LINE_MAX_LEN)
+			len = 0; /* too long for sfair to care: drop it */
+		memcpy(buf + len, phys, n + 1);
+		len += n;
+		if (len && buf[len - 1] == '\\') {
+			buf[len - 1] = ' ';
+			continue;
+		}
+		len = 0;
+		p = buf + strspn(buf, " \t");
+		if (!strncasecmp(p, "include", 7) &&
+		    (p[7] == ' ' || p[7] == '\t'))
+			rc = _include(path, p + 8, key, out, depth);
+		else
+			rc = _line(buf, key, out);
+	}
+out:
+	if (f)
+		fclose(f);
+	free(buf);
+	return rc;
+}
+
+char *sfair_slurm_conf_get(const char *key)
+{
+	char *out = NULL;
+	int rc = _file(sfair_slurm_conf(), key, &out, 0);
+
+	if (rc) {
+		free(out);
+		errno = -rc;
+		return NULL;
+	}
+	if (!out)
+		errno = ENOENT;
+	return out;
+}
