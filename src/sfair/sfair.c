@@ -419,6 +419,7 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 	char *end;
 	int c;
 
+	argv[0] = (char *)"sfair"; /* getopt's messages name it */
 	while ((c = getopt_long(argc, argv, "A:Dlo:pPnS:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'A': o->accounts = optarg; break;
@@ -454,7 +455,9 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 		case 'V':
 			printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
 			exit(EXIT_SUCCESS);
-		default: _usage(stderr); return 2;
+		default: /* getopt said which option */
+			fprintf(stderr, "Try 'sfair --help' for the options.\n");
+			return 2;
 		}
 	}
 	if (optind < argc) {

@@ -161,6 +161,9 @@ bad "a TRES the state does not have" \
 	"sfair: --format: Used:gpu: no TRES 'gpu' in the state file" -o Used:gpu
 bad "a field that takes no TRES" \
 	"sfair: --format: field 'Beta' takes no ':TRES'" -o Beta:cpu
+bad "an unknown option: one line and a hint, not the whole help" \
+	"sfair: unrecognized option '--colour'
+Try 'sfair --help' for the options." --colour
 bad "a state file that does not exist" \
 	"sfair: $tmp/none does not exist: priority/hmrf has not saved any usage yet" \
 	-S "$tmp/none"
