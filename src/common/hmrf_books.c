@@ -427,6 +427,40 @@ bool hmrf_books_counted(const hmrf_books_t *b, int a)
 	return _known(b, a) && b->acct[a].counted;
 }
 
+int hmrf_books_standing(const hmrf_books_t *b, double *factor)
+{
+	int n = b ? names_count(b->st->names) : 0;
+	hmrf_job_t *probe;
+	size_t *order;
+	int rc = -ENOMEM;
+
+	if (!b || !factor)
+		return -EINVAL;
+	if (!n)
+		return 0;
+	probe = calloc((size_t)n, sizeof(*probe));
+	order = calloc((size_t)n, sizeof(*order));
+	if (!probe || !order)
+		goto out;
+	for (int a = 0; a < n; a++) {
+		/* A job too small to move anyone's books: a millionth of
+		 * the cluster for a second. */
+		probe[a].account = a;
+		probe[a].tres = b->capacity;
+		tres_scale(&probe[a].tres, 1e-6);
+		probe[a].duration = 1;
+	}
+	rc = hmrf_books_rank(b, probe, (size_t)n, order, NULL);
+	if (!rc)
+		for (int k = 0; k < n; k++)
+			factor[probe[order[k]].account] =
+				1.0 - (double)k / n;
+out:
+	free(probe);
+	free(order);
+	return rc;
+}
+
 int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
 		    size_t njobs, size_t *order, horae_err_t *err)
 {

@@ -172,6 +172,17 @@ int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
 		    size_t njobs, size_t *order, horae_err_t *err);
 
 /*
+ * Each account's standing in H-MRF's order now, as a factor in (0, 1]:
+ * 1 - place / n, place being where the account would be served if every
+ * one of the n accounts asked for one small job now (1 for the account
+ * H-MRF serves first).  What priority/hmrf shows as an association's
+ * fair-share factor (sshare's FairShare).  factor[] has room for
+ * hmrf_books_count() values.  Returns 0, -EINVAL or -ENOMEM (factor
+ * untouched).
+ */
+int hmrf_books_standing(const hmrf_books_t *b, double *factor);
+
+/*
  * Account a as the last closed pass left it, the way hmrf_rank() takes it
  * (weight, usage, non-sharing integral and rate, holdings, waiting since).
  * Returns 0 or -EINVAL.

@@ -113,6 +113,58 @@ START_TEST(test_running_from_start_or_last_charge)
 }
 END_TEST
 
+/*
+ * An account's standing is where H-MRF would serve it now: with equal
+ * contributions, the one that has used least stands first; one whose
+ * demand went unmet (beta < 1) stands ahead of both.
+ */
+START_TEST(test_standing)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	hmrf_books_t *b = hmrf_books_create(&c, 0, NULL);
+	tres_vec_t R = _v(100, 100), two = _v(20, 20), ten = _v(10, 10);
+	double f[3] = { -1, -1, -1 };
+
+	ck_assert_int_eq(hmrf_books_standing(NULL, f), -EINVAL);
+	ck_assert_int_eq(hmrf_books_standing(b, NULL), -EINVAL);
+	ck_assert_int_eq(hmrf_books_standing(b, f), 0); /* no accounts */
+	ck_assert_double_eq(f[0], -1);
+	hmrf_books_set_capacity(b, &R);
+	hmrf_books_account(b, "heavy");
+	hmrf_books_account(b, "light");
+	hmrf_books_begin(b, 0);
+	hmrf_books_running(b, 0, &two, 0);
+	hmrf_books_running(b, 1, &ten, 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_begin(b, 100);
+	hmrf_books_running(b, 0, &two, 0);
+	hmrf_books_running(b, 1, &ten, 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	ck_assert_int_eq(hmrf_books_standing(b, f), 0);
+	ck_assert_double_eq(f[1], 1);
+	ck_assert_double_eq(f[0], 0.5);
+
+	/* A third account that waited for all of its share and got none is
+	 * in sharing loss: it stands first. */
+	hmrf_books_account(b, "starved");
+	hmrf_books_begin(b, 200);
+	hmrf_books_running(b, 0, &two, 0);
+	hmrf_books_running(b, 1, &ten, 0);
+	hmrf_books_waiting(b, 2, &R, 100);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_begin(b, 300);
+	hmrf_books_running(b, 0, &two, 0);
+	hmrf_books_running(b, 1, &ten, 0);
+	hmrf_books_waiting(b, 2, &R, 100);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	ck_assert_int_eq(hmrf_books_standing(b, f), 0);
+	ck_assert_double_eq(f[2], 1);
+	ck_assert_double_eq_tol(f[1], 2.0 / 3, 1e-12);
+	ck_assert_double_eq_tol(f[0], 1.0 / 3, 1e-12);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
 START_TEST(test_ended_once)
 {
 	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
@@ -1131,6 +1183,7 @@ int main(void)
 	tc = tcase_create("rules");
 	tcase_add_test(tc, test_running_from_start_or_last_charge);
 	tcase_add_test(tc, test_ended_once);
+	tcase_add_test(tc, test_standing);
 	tcase_add_test(tc, test_nonsharing_and_weight_sum);
 	tcase_add_test(tc, test_horizon_and_starvation_clock);
 	tcase_add_test(tc, test_seed);

@@ -26,6 +26,7 @@
 #include "hmrf_eunomia.h"
 #include "hmrf_assoc.h"
 #include "hmrf_recalc.h"
+#include "hmrf_usage.h"
 #include "horae_compat.h"
 
 #pragma weak verify_lock
@@ -158,6 +159,9 @@ void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
 		return;
 	if (!ctx->tres_known)
 		hmrf_tres_refresh(ctx);
+	/* Slurm's association and QOS usage, up to its end, once. */
+	hmrf_usage_charge(job_ptr, hmrf_books_charged_until(ctx->books),
+			  (double)job_ptr->end_time, true);
 	alloc = _vec(ctx, job_ptr->tres_alloc_cnt);
 	if (hmrf_books_ended(ctx->books, job_ptr->job_id, acct, &alloc,
 			     (double)job_ptr->start_time,
@@ -268,6 +272,7 @@ static void _fetch_priority_targets(const job_record_t *job_ptr)
 typedef struct recalc {
 	hmrf_ctx_t *ctx;
 	double now;
+	double charged; /* the books' last charge: Slurm's usage from here */
 	int nacct;
 	pending_t *pend;
 	tres_vec_t *ptres; /* per pending job, in the order seen */
@@ -334,10 +339,15 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 		if (hmrf_books_running(ctx->books, a, &v,
 				       (double)job_ptr->start_time))
 			error("%s: cannot charge %pJ", plugin_type, job_ptr);
+		hmrf_usage_charge(job_ptr, r->charged, r->now, false);
 	} else if (job_ptr->start_time && job_ptr->end_time &&
 		   (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))) {
 		/* Ended since the last recalculation (or, after a restart,
-		 * while slurmctld was down): its record says when. */
+		 * while slurmctld was down): its record says when.  Slurm's
+		 * usage was charged at its end, unless that was while
+		 * slurmctld was down. */
+		if ((double)job_ptr->end_time > r->charged)
+			hmrf_usage_charge(job_ptr, r->charged, r->now, true);
 		v = _vec(ctx, job_ptr->tres_alloc_cnt);
 		if (hmrf_books_ended(ctx->books, job_ptr->job_id, a, &v,
 				     (double)job_ptr->start_time,
@@ -531,6 +541,8 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	_refresh_tree(ctx);
 	cap = _in_service_capacity(ctx);
 	hmrf_books_set_capacity(ctx->books, &cap);
+	r.charged = hmrf_books_charged_until(ctx->books);
+	hmrf_usage_advance(r.charged, r.now);
 	hmrf_books_begin(ctx->books, r.now);
 	_walk(&r);
 	_intern_configured(&r);
@@ -539,6 +551,7 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 		      plugin_type);
 	ctx->recover = false;
 	_rank_and_set(&r);
+	hmrf_usage_publish(ctx->books);
 	/* The view sfair shows, as the books count it. */
 	json_object_put(ctx->shares);
 	ctx->shares = hmrf_books_view(ctx->books);

@@ -8,11 +8,14 @@
  * Locks, always in this order: slurmctld locks, then assoc_mgr locks, then
  * our mutex.  slurmctld holds the job write lock when it calls
  * priority_p_set() and priority_p_job_end(); the thread takes the job write
- * and node and partition read locks, then the assoc_mgr association, TRES
- * and QOS read locks.  State files are written with no lock held.
+ * and node and partition read locks, then the assoc_mgr association and
+ * QOS write locks (it charges Slurm's usage, hmrf_usage.h) and TRES read
+ * lock, as priority_p_job_end does.  State files are written with no lock
+ * held.
  */
 #include "config.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -53,11 +56,10 @@ static hmrf_ctx_t *ctx;
 
 static const slurmctld_lock_t job_write_lock = {
 	.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
-static const assoc_mgr_lock_t tres_read_lock = {
-	.tres = READ_LOCK, .qos = READ_LOCK };
-/* The recalculation also reads the associations (contributions). */
-static const assoc_mgr_lock_t recalc_read_lock = {
-	.assoc = READ_LOCK, .tres = READ_LOCK, .qos = READ_LOCK };
+/* The recalculation reads the associations (contributions) and, as a job's
+ * end does, charges association and QOS usage (hmrf_usage.h). */
+static const assoc_mgr_lock_t usage_lock = {
+	.assoc = WRITE_LOCK, .tres = READ_LOCK, .qos = WRITE_LOCK };
 
 /* Save a snapshot taken under the mutex; called with no lock held. */
 static void _save(hmrf_state_t *snap, char *path)
@@ -109,7 +111,7 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 static void _recalc_once(void)
 {
 	slurmctld_lock_t locks = job_write_lock;
-	assoc_mgr_lock_t alocks = recalc_read_lock;
+	assoc_mgr_lock_t alocks = usage_lock;
 	hmrf_state_t *snap;
 	json_object *shares;
 	char *path, *shares_path;
@@ -153,6 +155,37 @@ static double _period(void *arg)
 	return period;
 }
 
+/* Say once which of multifactor's settings H-MRF leaves aside. */
+static void _log_unused(void)
+{
+	static const struct {
+		uint16_t flag;
+		const char *name;
+	} flags[] = {
+		{ PRIORITY_FLAGS_SIZE_RELATIVE, "SMALL_RELATIVE_TO_TIME" },
+		{ PRIORITY_FLAGS_DEPTH_OBLIVIOUS, "DEPTH_OBLIVIOUS" },
+		{ PRIORITY_FLAGS_CALCULATE_RUNNING, "CALCULATE_RUNNING" },
+		{ PRIORITY_FLAGS_INCR_ONLY, "INCR_ONLY" },
+		{ PRIORITY_FLAGS_NO_NORMAL_ASSOC, "NO_NORMAL_ASSOC" },
+		{ PRIORITY_FLAGS_NO_NORMAL_PART, "NO_NORMAL_PART" },
+		{ PRIORITY_FLAGS_NO_NORMAL_QOS, "NO_NORMAL_QOS" },
+		{ PRIORITY_FLAGS_NO_NORMAL_TRES, "NO_NORMAL_TRES" },
+	};
+	char *unused = NULL;
+
+	if (slurm_conf.priority_weight_tres && slurm_conf.priority_weight_tres[0])
+		info("%s: PriorityWeightTRES=%s is not used: H-MRF weighs the TRES of Tres= in hmrf.conf by the cluster's capacity (horae-hmrf.conf(5))",
+		     plugin_type, slurm_conf.priority_weight_tres);
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++)
+		if (slurm_conf.priority_flags & flags[i].flag)
+			xstrfmtcat(unused, "%s%s", unused ? "," : "",
+				   flags[i].name);
+	if (unused)
+		info("%s: PriorityFlags %s are not used by H-MRF (MAX_TRES still sets what a job is billed)",
+		     plugin_type, unused);
+	xfree(unused);
+}
+
 int init(void)
 {
 	hmrf_conf_t *conf;
@@ -173,6 +206,7 @@ int init(void)
 	     plugin_type, hmrf_policy_name(conf->policy), win, conf->period,
 	     conf->tres, conf->naccounts, path);
 	xfree(path);
+	_log_unused();
 	ticker = periodic_start("hmrf", _tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
@@ -237,15 +271,34 @@ extern void priority_p_reconfig(bool assoc_clear)
 	xfree(path);
 }
 
+/* sshare asks for a user's usage when the recalculation left it unset:
+ * its raw usage over root's, as hmrf_usage_publish() sets every one.
+ * The caller holds assoc_mgr's association lock. */
 extern void priority_p_set_assoc_usage(slurmdb_assoc_rec_t *assoc)
 {
+	long double root = assoc_mgr_root_assoc && assoc_mgr_root_assoc->usage ?
+				   assoc_mgr_root_assoc->usage->usage_raw :
+				   0;
+
+	if (!assoc || !assoc->usage)
+		return;
+	assoc->usage->usage_norm = root > 0 ? assoc->usage->usage_raw / root :
+					      0;
+	assoc->usage->usage_efctv = assoc->usage->usage_norm;
 }
 
+/*
+ * The classic fair-share formula, 2^(-usage / shares), for what still asks
+ * it: sshare without Fair Tree, a QOS's UsageThreshold.  H-MRF's own
+ * standing of an association's account is its fs_factor (sshare's
+ * FairShare under Fair Tree, the default), set by each recalculation.
+ */
 extern double priority_p_calc_fs_factor(long double usage_efctv,
 					long double shares_norm)
 {
-	/* sshare asks this; H-MRF has no single fair-share number. */
-	return 0.0;
+	if (!(shares_norm > 0))
+		return 0.0;
+	return (double)powl(2.0L, -usage_efctv / shares_norm);
 }
 
 static int _find_uint32(void *x, void *key)
@@ -328,7 +381,7 @@ extern List priority_p_get_priority_factors_list(
 /* Called with the job write lock held. */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
-	assoc_mgr_lock_t alocks = tres_read_lock;
+	assoc_mgr_lock_t alocks = usage_lock;
 
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
 	if (!ctx)
