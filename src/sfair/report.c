@@ -59,9 +59,25 @@ int sfair_fields_parse(const char *list, const sfair_report_t *r,
 	strcpy(buf, list);
 	for (item = strtok_r(buf, ",", &save); item;
 	     item = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(item, ':');
+		char *colon, *pct = strchr(item, '%');
+		long width = 0;
 		size_t k;
 
+		/* "Account%20": sshare's and sprio's width. */
+		if (pct) {
+			char *end;
+
+			*pct = '\0';
+			width = strtol(pct + 1, &end, 10);
+			if (end == pct + 1 || *end || width < 1 ||
+			    width > 200) {
+				snprintf(err, len,
+					 "--format: %s%%%s: a width is a number from 1 to 200",
+					 item, pct + 1);
+				return -1;
+			}
+		}
+		colon = strchr(item, ':');
 		if (colon)
 			*colon = '\0';
 		for (k = 0; k < NKNOWN; k++)
@@ -80,6 +96,8 @@ int sfair_fields_parse(const char *list, const sfair_report_t *r,
 		}
 		fields[n].kind = known[k].kind;
 		fields[n].tres = -1;
+		/* Left-aligned fields keep their side. */
+		fields[n].width = known[k].width < 0 ? -(int)width : (int)width;
 		if (colon) {
 			if (known[k].kind != SFAIR_F_USED &&
 			    known[k].kind != SFAIR_F_NONSHARING &&
@@ -107,30 +125,37 @@ int sfair_fields_default(const sfair_report_t *r, bool long_list,
 {
 	int n = 0;
 
-	fields[n++] = (sfair_field_t){ SFAIR_F_ACCOUNT, -1 };
+	/* The default fits 100 columns: the per-TRES columns and the
+	 * cluster-wide values are -l's. */
+	fields[n++] = (sfair_field_t){ SFAIR_F_ACCOUNT, -1, 0 };
 	if (r->hmrf_file)
-		fields[n++] = (sfair_field_t){ SFAIR_F_CONTRIBUTION, -1 };
-	fields[n++] = (sfair_field_t){ SFAIR_F_USED, -1 };
-	fields[n++] = (sfair_field_t){ SFAIR_F_NONSHARING, -1 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_CONTRIBUTION, -1, 0 };
+	if (long_list) {
+		fields[n++] = (sfair_field_t){ SFAIR_F_USED, -1, 0 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_NONSHARING, -1, 0 };
+	} else if (!r->hmrf_file) {
+		fields[n++] = (sfair_field_t){ SFAIR_F_USED, 0, 0 };
+	}
 	if (r->hmrf_file && long_list)
-		fields[n++] = (sfair_field_t){ SFAIR_F_FAIRSHARE, -1 };
-	fields[n++] = (sfair_field_t){ SFAIR_F_BETA, -1 };
-	if (long_list)
-		fields[n++] = (sfair_field_t){ SFAIR_F_LOSS, -1 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_FAIRSHARE, -1, 0 };
+	fields[n++] = (sfair_field_t){ SFAIR_F_BETA, -1, 0 };
+	fields[n++] = (sfair_field_t){ SFAIR_F_LOSS, -1, 0 };
 	if (r->hmrf_file) {
-		fields[n++] = (sfair_field_t){ SFAIR_F_DOMINANT, -1 };
-		fields[n++] = (sfair_field_t){ SFAIR_F_AGGREGATE, -1 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_DOMINANT, -1, 0 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_AGGREGATE, -1, 0 };
 	}
 	if (r->progress_file) {
 		if (long_list)
-			fields[n++] = (sfair_field_t){ SFAIR_F_PROGRESS, -1 };
-		fields[n++] = (sfair_field_t){ SFAIR_F_PROGRESSSHARE, -1 };
-		fields[n++] = (sfair_field_t){ SFAIR_F_FAIRPROGRESS, -1 };
+			fields[n++] = (sfair_field_t){ SFAIR_F_PROGRESS, -1, 0 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_PROGRESSSHARE, -1, 0 };
+		if (long_list)
+			fields[n++] =
+				(sfair_field_t){ SFAIR_F_FAIRPROGRESS, -1, 0 };
 	}
 	if (long_list) {
-		fields[n++] = (sfair_field_t){ SFAIR_F_LASTSTART, -1 };
-		fields[n++] = (sfair_field_t){ SFAIR_F_WINDOWSTART, -1 };
-		fields[n++] = (sfair_field_t){ SFAIR_F_WINDOWEND, -1 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_LASTSTART, -1, 0 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_WINDOWSTART, -1, 0 };
+		fields[n++] = (sfair_field_t){ SFAIR_F_WINDOWEND, -1, 0 };
 	}
 	return n;
 }
@@ -171,10 +196,15 @@ typedef struct cells {
 	int col;
 } cells_t;
 
-static void _cell(cells_t *c, int width, const char *text)
+/* One cell of width columns (negative: left-aligned); cut to them when
+ * cut is set. */
+static void _cellw(cells_t *c, int width, bool cut, const char *text)
 {
+	int prec = cut ? abs(width) : (int)strlen(text);
+
 	if (c->style == SFAIR_TABLE) {
-		fprintf(c->out, c->col ? " %*s" : "%*s", width, text);
+		fprintf(c->out, c->col ? " %*.*s" : "%*.*s", width, prec,
+			text);
 	} else {
 		if (c->col)
 			fputc('|', c->out);
@@ -183,13 +213,18 @@ static void _cell(cells_t *c, int width, const char *text)
 	c->col++;
 }
 
+static void _cell(cells_t *c, int width, const char *text)
+{
+	_cellw(c, width, false, text);
+}
+
 static void _cells(cells_t *c, const sfair_report_t *r,
 		   const sfair_field_t *f, const sfair_row_t *row)
 {
 	char text[128];
 	int lo = f->tres >= 0 ? f->tres : 0;
 	int hi = f->tres >= 0 ? f->tres + 1 : r->ntres;
-	int w = _width(f->kind);
+	int w = f->width ? f->width : _width(f->kind);
 
 	switch (f->kind) {
 	case SFAIR_F_USED:
@@ -210,7 +245,7 @@ static void _cells(cells_t *c, const sfair_report_t *r,
 			else
 				snprintf(text, sizeof(text), "%s:%s",
 					 _name(f->kind), r->tres[i]);
-			_cell(c, w, text);
+			_cellw(c, w, f->width != 0, text);
 		}
 		return;
 	case SFAIR_F_ACCOUNT:
@@ -282,7 +317,7 @@ static void _cells(cells_t *c, const sfair_report_t *r,
 	}
 	if (!row)
 		snprintf(text, sizeof(text), "%s", _name(f->kind));
-	_cell(c, w, text);
+	_cellw(c, w, f->width != 0, text);
 }
 
 static void _line(FILE *out, const sfair_report_t *r,

@@ -94,6 +94,7 @@ typedef enum sfair_kind {
 typedef struct sfair_field {
 	sfair_kind_t kind;
 	int tres; /* Used/NonSharing: the slot, or -1 for all */
+	int width; /* "Field%N": N columns, longer values cut; 0: default */
 } sfair_field_t;
 
 /*

@@ -161,6 +161,13 @@ bad "a TRES the state does not have" \
 	"sfair: --format: Used:gpu: no TRES 'gpu' in the state file" -o Used:gpu
 bad "a field that takes no TRES" \
 	"sfair: --format: field 'Beta' takes no ':TRES'" -o Beta:cpu
+bad "a width that is no number" \
+	"sfair: --format: Beta%x: a width is a number from 1 to 200" -o 'Account,Beta%x'
+out=$("$SFAIR" -S "$STATE" --at=$AT -o 'Account%1,Beta%6,Used:cpu%5' 2>&1 | head -2 | tr '\n' '/')
+tap_ok "widths as sshare's (Field%N): columns of N, longer values cut" \
+	$([ "$out" = "A   Beta Used:/a 3.0595   514/" ]; echo $?) "$out"
+out=$("$SFAIR" -S "$STATE" --at=$AT 2>&1 | awk '{ if (length($0) > m) m = length($0) } END { print m }')
+tap_ok "the default table fits 100 columns ($out)" $([ "$out" -le 100 ]; echo $?)
 bad "an unknown option: one line and a hint, not the whole help" \
 	"sfair: unrecognized option '--colour'
 Try 'sfair --help' for the options." --colour
