@@ -205,7 +205,7 @@ rec() {
 }
 r0=$(rec "$h")
 tap_ok "Justice keeps a waiting job's facts in its state under its job id ($r0)" \
-	$(echo "$r0" | grep -Eq '^\[true,1,4,2,8,[1-4],[1-9][0-9.]*\]$'; echo $?)
+	$(echo "$r0" | grep -Eq '^\[true,1,4,2,8,[0-4],[1-9][0-9.]*\]$'; echo $?)
 learnt=$(grep -o '"learnt":[0-9]*' "$state")
 hc_kill_ctld TERM
 hc_start_slurmctld
@@ -226,6 +226,29 @@ r1=$(rec "$h")
 tap_ok "the waiting job's record survived the restart ($r1)" \
 	$([ -n "$r0" ] && [ "$r1" = "$r0" ]; echo $?)
 scancel "$h"
+
+# A state file of version 1 (before the records) still loads, with none.
+hc_kill_ctld TERM
+rm -f "$state.old" "$state.new"
+python3 - "$state" <<'EOF'
+import json, sys
+p = sys.argv[1]
+doc = json.loads(open(p).read().split('\n')[1])
+del doc['records'], doc['pending']
+body = json.dumps(doc, separators=(',', ':')).encode()
+h = 0xcbf29ce484222325
+for c in body:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+head = '{"format":"horae-justice","version":1,"bytes":%d,"fnv1a64":"%016x"}\n'
+open(p, 'wb').write((head % (len(body), h)).encode() + body + b'\n')
+EOF
+: >"$log"
+hc_start_slurmctld
+hc_wait_ctld 30
+grep -q "job_submit/justice: loaded a history of [1-9][0-9]* finished jobs .* and the records of 0 deadline jobs" "$log" &&
+	grep -q "is of version 1: it has no job records" "$log"
+tap_ok "a state file of version 1 still loads, with no records" $? \
+	"$(grep justice "$log" | head -4)"
 
 # A bad justice.conf stops slurmctld with file and line.
 hc_stop
