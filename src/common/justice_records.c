@@ -52,23 +52,26 @@ int justice_record_check(const justice_record_t *r, horae_err_t *err)
 		return err_set(err, -EINVAL, "record %u: uid out of range",
 			       r->key);
 	if (r->submit < 0 || r->deadline <= 0 || r->updated < 0)
-		return err_set(err, -EINVAL,
-			       "record %u: submit, deadline or updated out of range",
-			       r->key);
-	if (!_cpus(r->max_cpus) || !(r->max_cpus > 0) ||
-	    !_cpus(r->allotted) || !_cpus(r->per_node))
-		return err_set(err, -EINVAL,
-			       "record %u: max_cpus, allotted or per_node not a CPU count",
-			       r->key);
+		return err_set(
+			err, -EINVAL,
+			"record %u: submit, deadline or updated out of range",
+			r->key);
+	if (!_cpus(r->max_cpus) || !(r->max_cpus > 0) || !_cpus(r->allotted) ||
+	    !_cpus(r->per_node))
+		return err_set(
+			err, -EINVAL,
+			"record %u: max_cpus, allotted or per_node not a CPU count",
+			r->key);
 	if (r->limit_min > JUSTICE_RECORD_U32_MAX)
-		return err_set(err, -EINVAL, "record %u: limit_min out of range",
-			       r->key);
+		return err_set(err, -EINVAL,
+			       "record %u: limit_min out of range", r->key);
 	if (r->elastic &&
 	    (r->min_nodes < 1 || r->min_nodes > r->max_nodes ||
 	     r->max_nodes > JUSTICE_RECORD_U32_MAX || !(r->per_node > 0)))
-		return err_set(err, -EINVAL,
-			       "record %u: node range %u-%u of %g CPUs cannot be sized",
-			       r->key, r->min_nodes, r->max_nodes, r->per_node);
+		return err_set(
+			err, -EINVAL,
+			"record %u: node range %u-%u of %g CPUs cannot be sized",
+			r->key, r->min_nodes, r->max_nodes, r->per_node);
 	if (r->sized_to && (!r->elastic || r->sized_to < r->min_nodes ||
 			    r->sized_to > r->max_nodes))
 		return err_set(err, -EINVAL,
@@ -160,8 +163,7 @@ size_t justice_records_count(const justice_records_t *t)
 	return t ? t->n : 0;
 }
 
-const justice_record_t *justice_records_at(const justice_records_t *t,
-					   size_t i)
+const justice_record_t *justice_records_at(const justice_records_t *t, size_t i)
 {
 	return t && i < t->n ? &t->r[i] : NULL;
 }
@@ -285,14 +287,16 @@ static int _int(json_object *o, size_t i, const char *name, int64_t lo,
 
 	if (!json_object_object_get_ex(o, name, &v) ||
 	    !json_object_is_type(v, json_type_int))
-		return err_set(err, -EINVAL,
-			       "records: record %zu: field '%s' missing or not an integer",
-			       i, name);
+		return err_set(
+			err, -EINVAL,
+			"records: record %zu: field '%s' missing or not an integer",
+			i, name);
 	x = json_object_get_int64(v);
 	if (x < lo || x > hi)
-		return err_set(err, -EINVAL,
-			       "records: record %zu: field '%s' = %lld out of range",
-			       i, name, (long long)x);
+		return err_set(
+			err, -EINVAL,
+			"records: record %zu: field '%s' = %lld out of range",
+			i, name, (long long)x);
 	*out = x;
 	return 0;
 }
@@ -307,8 +311,8 @@ static int _record_from_json(json_object *o, size_t i, justice_record_t *r,
 
 	memset(r, 0, sizeof(*r));
 	if (!json_object_is_type(o, json_type_object))
-		return err_set(err, -EINVAL, "records: record %zu: not an object",
-			       i);
+		return err_set(err, -EINVAL,
+			       "records: record %zu: not an object", i);
 	snprintf(what, sizeof(what), "records: record %zu", i);
 	for (size_t f = 0; f < NFIELDS; f++) {
 		char *p = (char *)r + fields[f].off;
@@ -339,8 +343,7 @@ static int _record_from_json(json_object *o, size_t i, justice_record_t *r,
 	return justice_record_check(r, err);
 }
 
-justice_records_t *justice_records_from_json(json_object *arr,
-					     horae_err_t *err)
+justice_records_t *justice_records_from_json(json_object *arr, horae_err_t *err)
 {
 	justice_records_t *t = NULL;
 	justice_record_t r;

@@ -31,21 +31,21 @@
 #define JUSTICE_RECORD_U32_MAX 0xfffffff0u
 
 typedef struct justice_record {
-	uint32_t key;	    /* job id (or serial while the id is unknown),
+	uint32_t key; /* job id (or serial while the id is unknown),
 			     * 1..JUSTICE_RECORD_U32_MAX */
-	uint32_t uid;	    /* the submitter */
-	int64_t submit;	    /* when Justice admitted it, s since the epoch */
-	int64_t deadline;   /* its deadline then, s since the epoch */
-	double max_cpus;    /* the most CPUs it may use ("up to M CPUs") */
-	bool elastic;	    /* a node range Justice sizes */
+	uint32_t uid; /* the submitter */
+	int64_t submit; /* when Justice admitted it, s since the epoch */
+	int64_t deadline; /* its deadline then, s since the epoch */
+	double max_cpus; /* the most CPUs it may use ("up to M CPUs") */
+	bool elastic; /* a node range Justice sizes */
 	uint32_t min_nodes; /* elastic: the range it was admitted with */
 	uint32_t max_nodes;
-	double per_node;    /* elastic: CPUs per node of the range */
+	double per_node; /* elastic: CPUs per node of the range */
 	uint32_t limit_min; /* its time limit at submission, min; 0: none */
-	double allotted;    /* CPUs Justice allotted (reqCPUs); 0: none yet
+	double allotted; /* CPUs Justice allotted (reqCPUs); 0: none yet
 			     * (admitted while learning) */
-	uint32_t sized_to;  /* nodes Justice last sized it to; 0: never */
-	int64_t updated;    /* when the record was last written */
+	uint32_t sized_to; /* nodes Justice last sized it to; 0: never */
+	int64_t updated; /* when the record was last written */
 } justice_record_t;
 
 typedef struct justice_records justice_records_t;

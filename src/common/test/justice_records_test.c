@@ -88,7 +88,8 @@ START_TEST(test_bad_records)
 	bad[n].r = r, bad[n++].text = "sized_to 9 outside";
 	r = _rec(3), r.deadline = 0;
 	bad[n].r = r, bad[n++].text = "deadline";
-	r = _rec(3), r.elastic = false, r.sized_to = 0, r.limit_min = 0xfffffffeu;
+	r = _rec(3), r.elastic = false, r.sized_to = 0,
+	r.limit_min = 0xfffffffeu;
 	bad[n].r = r, bad[n++].text = "limit_min out of range";
 	r = _rec(7);
 	ck_assert_int_eq(justice_records_put(t, &r, &err), 0);
@@ -240,7 +241,8 @@ static const struct {
 	{ "[{" GOOD ",\"elastic\":\"yes\"}]", "record 0: field 'elastic'" },
 	{ "[{" GOOD ",\"elastic\":true},{" GOOD ",\"elastic\":true}]",
 	  "record 1: key 5 repeated" },
-	{ "[{\"key\":\"5\",\"uid\":1}]", "record 0: field 'key' missing or not an integer" },
+	{ "[{\"key\":\"5\",\"uid\":1}]",
+	  "record 0: field 'key' missing or not an integer" },
 	{ "[{\"key\":-5}]", "record 0: field 'key' = -5 out of range" },
 	{ "[{\"key\":4294967295}]", "field 'key' = 4294967295 out of range" },
 	{ "[{\"key\":5,\"uid\":1000,\"submit\":1.5}]",
@@ -269,8 +271,8 @@ START_TEST(test_bad_json)
 	errno = 0;
 	ck_assert_ptr_null(justice_records_from_json(o, &err));
 	ck_assert_int_eq(errno, EINVAL);
-	ck_assert_msg(strstr(err.text, bad_json[_i].text), "case %d: '%s'",
-		      _i, err.text);
+	ck_assert_msg(strstr(err.text, bad_json[_i].text), "case %d: '%s'", _i,
+		      err.text);
 	json_object_put(o);
 }
 END_TEST
