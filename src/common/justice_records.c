@@ -206,7 +206,7 @@ long justice_records_prune(justice_records_t *t, const uint32_t *keep,
 	return dropped;
 }
 
-/* --- JSON ------------------------------------------------------------------ */
+/* --- JSON ----------------------------------------------------------------- */
 
 static const struct {
 	const char *name;

@@ -33,7 +33,7 @@ static justice_record_t _rec(uint32_t key)
 	return r;
 }
 
-/* --- the errno contract ---------------------------------------------------- */
+/* --- the errno contract --------------------------------------------------- */
 
 START_TEST(test_badargs)
 {
@@ -106,7 +106,7 @@ START_TEST(test_bad_records)
 }
 END_TEST
 
-/* --- behaviour ------------------------------------------------------------- */
+/* --- behaviour ------------------------------------------------------------ */
 
 START_TEST(test_put_get_remove)
 {
@@ -180,7 +180,7 @@ START_TEST(test_prune)
 }
 END_TEST
 
-/* --- round trip ------------------------------------------------------------ */
+/* --- round trip ----------------------------------------------------------- */
 
 START_TEST(test_round_trip)
 {
@@ -224,7 +224,7 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
-/* --- bad JSON -------------------------------------------------------------- */
+/* --- bad JSON ------------------------------------------------------------- */
 
 #define GOOD                                                             \
 	"\"key\":5,\"uid\":1000,\"submit\":100,\"deadline\":200,"        \
