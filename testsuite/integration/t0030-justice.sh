@@ -194,6 +194,15 @@ tap_check "the late 1-CPU job ran to completion" \
 grep -q "job_submit/justice: terminating JobId=$big" "$log"
 tap_ok "the log says why the big one was terminated" $? "$(grep terminating "$log")"
 
+# A job array's tasks are learnt from with the array's record.
+arr=$(sbatch --parsable --array=0-1 -n1 -t UNLIMITED --deadline=now+30 \
+	-o /dev/null --wrap 'sleep 2')
+hc_wait_jobs_done 30
+sleep 2 # one period: learnt
+la=$(grep -E "learnt from JobId=${arr}_[01]\(" "$log")
+tap_ok "both tasks of a job array are learnt from with its record" \
+	$([ "$(echo "$la" | grep -c '(recorded)')" = 2 ]; echo $?) "$la"
+
 # The history survives a restart, and so does a waiting job's record.
 h=$(sbatch --parsable -H -N 1-4 --ntasks-per-node=2 -t UNLIMITED \
 	--deadline=now+600 -o /dev/null --wrap true)

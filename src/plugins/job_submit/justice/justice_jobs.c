@@ -21,8 +21,9 @@
  * alike in all of these took the same decision a moment apart, so which
  * gets which facts does not matter.  An admission no job matches (slurmctld
  * refused the job after the plugins) is dropped after JUSTICE_PENDING_TTL.
- * A record goes when its job has finished (after Justice learnt from it)
- * or has left slurmctld's job list.
+ * A task split off a job array gets a copy of the array's record.  A
+ * record goes when its job has finished (after Justice learnt from it) or
+ * has left slurmctld's job list.
  *
  * A job Justice has no record of (admitted before a state file of version
  * 1 was loaded, or while the table was full) is treated as one it knows
@@ -388,6 +389,14 @@ int justice_submit(justice_ctx_t *ctx, job_desc_msg_t *desc, uint32_t uid,
 	return rc;
 }
 
+/* A task split off a job array (a job of its own, with its own id; the
+ * array's meta record keeps the array's id). */
+static bool _split_task(const job_record_t *job_ptr)
+{
+	return job_ptr->array_task_id != NO_VAL && job_ptr->array_job_id &&
+	       job_ptr->array_job_id != job_ptr->job_id;
+}
+
 /* Whether the admission rec is job_ptr's (see the top of this file). */
 static bool _matches(const justice_record_t *rec, const job_record_t *job_ptr)
 {
@@ -395,7 +404,7 @@ static bool _matches(const justice_record_t *rec, const job_record_t *job_ptr)
 	uint32_t lo = rec->sized_to ? rec->sized_to : rec->min_nodes;
 	uint32_t hi = rec->sized_to ? rec->sized_to : rec->max_nodes;
 
-	if (rec->uid != job_ptr->user_id ||
+	if (_split_task(job_ptr) || rec->uid != job_ptr->user_id ||
 	    rec->deadline != (int64_t)job_ptr->deadline ||
 	    llabs((long long)d->submit_time - (long long)rec->submit) >
 		    JUSTICE_ADOPT_SLACK)
@@ -413,6 +422,7 @@ static const justice_record_t *_record(justice_ctx_t *ctx,
 {
 	const justice_record_t *rec = justice_records_get(ctx->records,
 							  job_ptr->job_id);
+	const job_record_t *meta;
 	justice_record_t found;
 	char who[32];
 
@@ -424,6 +434,17 @@ static const justice_record_t *_record(justice_ctx_t *ctx,
 			continue;
 		found = *rec;
 		justice_records_remove(ctx->pending, found.key);
+		found.key = job_ptr->job_id;
+		snprintf(who, sizeof(who), "JobId=%u", job_ptr->job_id);
+		_keep(ctx->records, &found, who);
+		return justice_records_get(ctx->records, job_ptr->job_id);
+	}
+	/* A task split off a job array: the array's facts (its meta record
+	 * keeps them until its last task has started and finished). */
+	if (_split_task(job_ptr) &&
+	    (meta = find_job_record(job_ptr->array_job_id)) &&
+	    !_split_task(meta) && (rec = _record(ctx, meta))) {
+		found = *rec;
 		found.key = job_ptr->job_id;
 		snprintf(who, sizeof(who), "JobId=%u", job_ptr->job_id);
 		_keep(ctx->records, &found, who);
