@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "justice_state.h"
+#include "state.h"
 
 static const struct {
 	const char *name;
@@ -52,4 +53,28 @@ int justice_counts_from_json(json_object *obj, justice_counts_t *out,
 	}
 	*out = c;
 	return 0;
+}
+
+int justice_state_load(const char *path, json_object **doc, int *version,
+		       horae_err_t *warn, horae_err_t *err)
+{
+	horae_err_t first;
+	int rc;
+
+	rc = state_load(path, JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION, doc,
+			warn, &first);
+	*version = JUSTICE_STATE_VERSION;
+	if (rc != -EINVAL)
+		goto done;
+	for (int v = JUSTICE_STATE_VERSION - 1; v >= JUSTICE_STATE_VERSION_MIN;
+	     v--) {
+		if (!state_load(path, JUSTICE_STATE_KIND, v, doc, warn, NULL)) {
+			*version = v;
+			return 0;
+		}
+	}
+done:
+	if (rc && err)
+		*err = first;
+	return rc;
 }

@@ -278,12 +278,26 @@ static char *_load_justice(const char *prefix, sfair_justice_t *out,
 	json_object *doc, *h = NULL, *c = NULL;
 	justice_history_t *hist = NULL;
 	horae_err_t err = { 0 };
-	char *path = _load_beside(prefix, "horae_justice.state",
-				  JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION,
-				  "Justice's state", &doc);
+	horae_err_t warn;
+	char *path = malloc(strlen(prefix) + sizeof("horae_justice.state"));
+	int rc, version;
 
 	if (!path)
 		return NULL;
+	sprintf(path, "%shorae_justice.state", prefix);
+	/* Any version the plugin reads (a version 1 file has no records,
+	 * which sfair does not show). */
+	rc = justice_state_load(path, &doc, &version, &warn, &err);
+	if (rc) {
+		if (rc != -ENOENT)
+			fprintf(stderr, "sfair: warning: %s; Justice's state not shown\n",
+				err.text);
+		free(path);
+		return NULL;
+	}
+	if (warn.text[0])
+		fprintf(stderr, "sfair: warning: %s\n", warn.text);
+	err.text[0] = 0;
 	if (!json_object_object_get_ex(doc, "history", &h) ||
 	    !json_object_object_get_ex(doc, "counts", &c) ||
 	    !(hist = justice_history_from_json(h, &err)) ||

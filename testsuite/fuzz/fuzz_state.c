@@ -28,6 +28,7 @@
 #include "hmrf_shares.h"
 #include "hmrf_state.h"
 #include "justice_history.h"
+#include "justice_records.h"
 #include "justice_state.h"
 #include "ledger.h"
 #include "state.h"
@@ -79,6 +80,12 @@ static void _justice(json_object *doc)
 	}
 	justice_history_destroy(&h);
 	justice_counts_from_json(doc, &counts, NULL);
+	if (json_object_object_get_ex(doc, "records", &v)) {
+		justice_records_t *r = justice_records_from_json(v, NULL);
+
+		json_object_put(justice_records_to_json(r));
+		justice_records_destroy(&r);
+	}
 }
 
 static void _eunomia_shares(json_object *doc)
@@ -105,6 +112,7 @@ static const struct {
 	{ HMRF_STATE_KIND, HMRF_STATE_VERSION, _hmrf_state },
 	{ FUZZ_EUNOMIA_STATE_KIND, HMRF_STATE_VERSION, _hmrf_state },
 	{ JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION, _justice },
+	{ JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION_MIN, _justice },
 	{ EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION, _eunomia_shares },
 	{ HMRF_SHARES_KIND, HMRF_SHARES_VERSION, _hmrf_shares },
 };

@@ -10,7 +10,10 @@
 # dropped with a visible reason; a late running job above KillAbove is
 # terminated, a small one is not; admitted pending jobs carry their
 # urgency as site factor (sprio); the history survives a restart; a bad
-# justice.conf stops slurmctld.
+# justice.conf stops slurmctld.  Justice keeps each job's facts in its own
+# records, not in the AdminComment it writes for people: a job whose
+# AdminComment an admin overwrote is sized again and learnt from as its
+# twin is, and a waiting job's record survives a restart.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -77,11 +80,26 @@ tap_diag "sbatch: $out"
 # teaches what the bootstrap jobs taught.)
 e=$(sbatch --parsable -N 1-4 --ntasks-per-node=2 -t UNLIMITED --deadline=now+20 \
 	-o /dev/null --wrap 'sleep 8')
+# Its twin, whose AdminComment an admin overwrites at once.
+e2=$(sbatch --parsable -N 1-4 --ntasks-per-node=2 -t UNLIMITED --deadline=now+20 \
+	-o /dev/null --wrap 'sleep 8')
+scontrol update JobId="$e2" AdminComment=overwritten
 show=$(scontrol show job "$e")
 tap_ok "a node range 1-4 is sized to 1 node" \
 	$(echo "$show" | grep -Eq "NumNodes=1(-1)? " && echo "$show" | grep -q "sized to 1 nodes"; echo $?) \
 	"$(echo "$show" | grep -E 'NumNodes|AdminComment')"
 hc_wait_jobs_done 30
+sleep 2 # one period: both learnt
+le=$(grep "learnt from JobId=$e " "$log")
+le2=$(grep "learnt from JobId=$e2 " "$log")
+tap_diag "$le"
+tap_diag "$le2"
+tap_ok "the twin whose AdminComment was overwritten is learnt from with its recorded facts" \
+	$(echo "$le2" | grep -q "(recorded): .* up to 8 CPUs, allotted [1-9]"; echo $?) "$le2"
+tap_ok "as its twin is (same CPUs, allotment and claim)" \
+	$([ -n "$le" ] && [ "${le##* up to }" = "${le2##* up to }" ]; echo $?) "$le"
+tap_check "the history grew by the two ($(grep -o '"learnt":[0-9]*' "$state"))" \
+	grep -q '"learnt":4' "$state"
 
 # But never below what its own time limit claims: Slurm may start a 1-4
 # node range on 1 node and ends it at its limit, 2 min there (2 CPUs x
@@ -110,6 +128,10 @@ u=$(sbatch --parsable -n1 -t UNLIMITED --deadline=now+600 -o /dev/null --wrap tr
 # after 24 s, more than 8, infeasible, after 36 s).
 el=$(sbatch --parsable -N 1-4 --ntasks-per-node=2 -t UNLIMITED \
 	--deadline=now+40 -o /dev/null --wrap true)
+# And its twin, whose AdminComment an admin overwrites.
+el2=$(sbatch --parsable -N 1-4 --ntasks-per-node=2 -t UNLIMITED \
+	--deadline=now+40 -o /dev/null --wrap true)
+scontrol update JobId="$el2" AdminComment=overwritten
 sleep 3
 site=$(sprio -h -o '%i %S' 2>&1)
 tap_ok "admitted pending deadline jobs carry their urgency as site factor" \
@@ -148,7 +170,16 @@ tap_ok "while it waits it is sized again to more nodes" \
 	"$(grep "JobId=$el" "$log")"
 tap_check "and its note says so" \
 	bash -c "scontrol show job $el | grep -Eq 'AdminComment=justice: up to 8 CPUs \(1-4 nodes of 2\); sized to [234] nodes for [0-9]+ CPUs, [0-9]+ s after submission'"
-scancel "$full" "$u" "$el"
+for _ in $(seq 5); do
+	grep -q "JobId=$el2 sized again" "$log" && break
+	sleep 1
+done
+tap_ok "so is its twin whose AdminComment was overwritten" \
+	$(grep -Eq "JobId=$el2 sized again, 1 to [234] nodes" "$log"; echo $?) \
+	"$(grep "JobId=$el2" "$log")"
+tap_check "whose comment stays the admin's" \
+	bash -c "scontrol show job $el2 | grep -q 'AdminComment=overwritten'"
+scancel "$full" "$u" "$el" "$el2"
 hc_wait_jobs_done 30
 
 # Kill: two jobs run past a 5-s deadline; the 4-CPU one (above
@@ -163,8 +194,27 @@ tap_check "the late 1-CPU job ran to completion" \
 grep -q "job_submit/justice: terminating JobId=$big" "$log"
 tap_ok "the log says why the big one was terminated" $? "$(grep terminating "$log")"
 
-# The history survives a restart.
+# A job array's tasks are learnt from with the array's record.
+arr=$(sbatch --parsable --array=0-1 -n1 -t UNLIMITED --deadline=now+30 \
+	-o /dev/null --wrap 'sleep 2')
+hc_wait_jobs_done 30
+sleep 2 # one period: learnt
+la=$(grep -E "learnt from JobId=${arr}_[01]\(" "$log")
+tap_ok "both tasks of a job array are learnt from with its record" \
+	$([ "$(echo "$la" | grep -c '(recorded)')" = 2 ]; echo $?) "$la"
+
+# The history survives a restart, and so does a waiting job's record.
+h=$(sbatch --parsable -H -N 1-4 --ntasks-per-node=2 -t UNLIMITED \
+	--deadline=now+600 -o /dev/null --wrap true)
 sleep 2
+rec() {
+	sed -n 2p "$state" | jq -c --argjson j "$1" '.records[] |
+		select(.key == $j) | [.elastic, .min_nodes, .max_nodes,
+			.per_node, .max_cpus, .sized_to, .allotted]'
+}
+r0=$(rec "$h")
+tap_ok "Justice keeps a waiting job's facts in its state under its job id ($r0)" \
+	$(echo "$r0" | grep -Eq '^\[true,1,4,2,8,[0-4],[1-9][0-9.]*\]$'; echo $?)
 learnt=$(grep -o '"learnt":[0-9]*' "$state")
 hc_kill_ctld TERM
 hc_start_slurmctld
@@ -179,6 +229,35 @@ sleep 2 # one period: the refusal is counted and saved
 out=$("$HORAE_BINDIR/sfair" -D -P -n 2>&1)
 tap_ok "sfair -D shows what Justice learnt and counted ($out)" \
 	$(echo "$out" | awk -F'|' -v l="${learnt#*:}" 'NF == 9 && $1 >= l && $1 > 0 && $2 > 0 && $2 <= 1 && $7 > 0 { ok = 1 } END { exit !ok }'; echo $?)
+grep -q "job_submit/justice: loaded a history of .* and the records of [1-9][0-9]* deadline jobs" "$log"
+tap_ok "it loaded its records" $? "$(grep 'loaded a history' "$log" | tail -1)"
+r1=$(rec "$h")
+tap_ok "the waiting job's record survived the restart ($r1)" \
+	$([ -n "$r0" ] && [ "$r1" = "$r0" ]; echo $?)
+scancel "$h"
+
+# A state file of version 1 (before the records) still loads, with none.
+hc_kill_ctld TERM
+rm -f "$state.old" "$state.new"
+python3 - "$state" <<'EOF'
+import json, sys
+p = sys.argv[1]
+doc = json.loads(open(p).read().split('\n')[1])
+del doc['records'], doc['pending']
+body = json.dumps(doc, separators=(',', ':')).encode()
+h = 0xcbf29ce484222325
+for c in body:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+head = '{"format":"horae-justice","version":1,"bytes":%d,"fnv1a64":"%016x"}\n'
+open(p, 'wb').write((head % (len(body), h)).encode() + body + b'\n')
+EOF
+: >"$log"
+hc_start_slurmctld
+hc_wait_ctld 30
+grep -q "job_submit/justice: loaded a history of [1-9][0-9]* finished jobs .* and the records of 0 deadline jobs" "$log" &&
+	grep -q "is of version 1: it has no job records" "$log"
+tap_ok "a state file of version 1 still loads, with no records" $? \
+	"$(grep justice "$log" | head -4)"
 
 # A bad justice.conf stops slurmctld with file and line.
 hc_stop

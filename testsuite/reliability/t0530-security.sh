@@ -11,8 +11,9 @@
 #   Justice's reason and leaves the job as it was.
 # - A program on plain libslurm (pyslurm, a site's own tools) can start:
 #   slurm_init() loads select/eunomia there.
-# - Nobody can forge Justice's note (AdminComment), which Justice reads
-#   back to learn and to size jobs again, neither at submission nor later.
+# - Nobody can forge Justice's note (AdminComment), which Justice once read
+#   back to learn and to size jobs again (its facts are in its own records
+#   now), neither at submission nor later.
 # (Who may read what is t0032's: PrivateData=usage.)
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)

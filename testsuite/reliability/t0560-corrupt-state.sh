@@ -48,7 +48,7 @@ p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
 b[len(b) - 10] ^= 0x04
 open(p, "wb").write(b)' "$2" ;;
-	version) sed -i '1s/"version":1/"version":99/' "$2" ;;
+	version) sed -i '1s/"version":[0-9]*/"version":99/' "$2" ;;
 	foreign) echo '{"generation": 7, "nodes": []}' >"$2" ;;
 	esac
 }

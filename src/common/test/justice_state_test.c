@@ -9,9 +9,13 @@
 #include "check_run.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../justice_state.h"
+#include "../state.h"
 
 START_TEST(test_round_trip)
 {
@@ -47,6 +51,48 @@ START_TEST(test_bad)
 }
 END_TEST
 
+/* A file of this version loads as it is; one of version 1 (no records)
+ * still loads, saying so; another kind or a future version does not. */
+START_TEST(test_load_versions)
+{
+	char dir[] = "/tmp/horae-justice-state-test.XXXXXX", path[128];
+	json_object *doc = json_tokener_parse("{\"counts\":{}}"), *back;
+	horae_err_t warn, err;
+	int version = -1;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/horae_justice.state", dir);
+	ck_assert_int_eq(justice_state_load(path, &back, &version, &warn, &err),
+			 -ENOENT);
+	ck_assert_int_eq(state_save(path, JUSTICE_STATE_KIND, 1, doc, &err),
+			 0);
+	ck_assert_int_eq(justice_state_load(path, &back, &version, &warn, &err),
+			 0);
+	ck_assert_int_eq(version, 1);
+	ck_assert_str_eq(warn.text, "");
+	json_object_put(back);
+	ck_assert_int_eq(state_save(path, JUSTICE_STATE_KIND,
+				    JUSTICE_STATE_VERSION, doc, &err),
+			 0);
+	ck_assert_int_eq(justice_state_load(path, &back, &version, &warn, &err),
+			 0);
+	ck_assert_int_eq(version, JUSTICE_STATE_VERSION);
+	json_object_put(back);
+	/* Both snapshots (PATH and PATH.old) of a version not read. */
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(state_save(path, JUSTICE_STATE_KIND,
+					    JUSTICE_STATE_VERSION + 1, doc,
+					    &err),
+				 0);
+	ck_assert_int_eq(justice_state_load(path, &back, &version, &warn, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.text, "version"), "%s", err.text);
+	json_object_put(doc);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(path), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("justice_state");
@@ -54,6 +100,7 @@ int main(void)
 
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_bad);
+	tcase_add_test(tc, test_load_versions);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

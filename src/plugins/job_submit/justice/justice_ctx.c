@@ -20,8 +20,44 @@
 
 extern const char plugin_type[];
 
+/* The records of a version 2 document; a version 1 document has none (its
+ * jobs' facts were in their AdminComment, which Justice no longer reads:
+ * they count as jobs Justice knows nothing of, see justice_jobs.c). */
+static bool _records_from_json(justice_ctx_t *ctx, json_object *doc,
+			       int version, horae_err_t *err)
+{
+	json_object *r, *p;
+	horae_err_t e;
+
+	if (version < 2) {
+		ctx->records = justice_records_create();
+		ctx->pending = justice_records_create();
+		if (!ctx->records || !ctx->pending) {
+			err_set(err, -ENOMEM, "out of memory");
+			return false;
+		}
+		return true;
+	}
+	if (!json_object_object_get_ex(doc, "records", &r) ||
+	    !json_object_object_get_ex(doc, "pending", &p)) {
+		err_set(err, -EINVAL, "missing records or pending");
+		return false;
+	}
+	if (!(ctx->records = justice_records_from_json(r, err)))
+		return false;
+	if (!(ctx->pending = justice_records_from_json(p, &e))) {
+		err_set(err, -EINVAL, "pending %s", e.text);
+		return false;
+	}
+	/* Serials go on from the newest kept. */
+	for (size_t i = 0; i < justice_records_count(ctx->pending); i++)
+		ctx->next_serial = justice_records_at(ctx->pending, i)->key;
+	return true;
+}
+
 /* Fill ctx from a saved document; false with err on a bad one. */
-static bool _from_json(justice_ctx_t *ctx, json_object *doc, horae_err_t *err)
+static bool _from_json(justice_ctx_t *ctx, json_object *doc, int version,
+		       horae_err_t *err)
 {
 	json_object *h, *c, *seen, *t;
 
@@ -39,6 +75,8 @@ static bool _from_json(justice_ctx_t *ctx, json_object *doc, horae_err_t *err)
 		return false;
 	if (justice_counts_from_json(c, &ctx->counts, err))
 		return false;
+	if (!_records_from_json(ctx, doc, version, err))
+		return false;
 	ctx->seen_time = json_object_get_double(t);
 	ctx->nseen = (int)json_object_array_length(seen);
 	for (int i = 0; i < ctx->nseen; i++)
@@ -51,11 +89,10 @@ static bool _load(justice_ctx_t *ctx, bool *unreadable)
 {
 	json_object *doc = NULL;
 	horae_err_t warn, err;
-	int rc;
+	int rc, version;
 
 	*unreadable = false;
-	rc = state_load(ctx->state_path, JUSTICE_STATE_KIND,
-			JUSTICE_STATE_VERSION, &doc, &warn, &err);
+	rc = justice_state_load(ctx->state_path, &doc, &version, &warn, &err);
 	if (rc == -ENOENT) {
 		info("%s: no saved history in %s: learning from scratch",
 		     plugin_type, ctx->state_path);
@@ -68,9 +105,14 @@ static bool _load(justice_ctx_t *ctx, bool *unreadable)
 	}
 	if (warn.text[0])
 		error("%s: %s", plugin_type, warn.text);
-	if (!_from_json(ctx, doc, &err)) {
+	if (version < JUSTICE_STATE_VERSION)
+		info("%s: %s is of version %d: it has no job records; jobs admitted before are treated as jobs Justice knows nothing of",
+		     plugin_type, ctx->state_path, version);
+	if (!_from_json(ctx, doc, version, &err)) {
 		error("%s: %s: %s", plugin_type, ctx->state_path, err.text);
 		justice_history_destroy(&ctx->hist);
+		justice_records_destroy(&ctx->records);
+		justice_records_destroy(&ctx->pending);
 		memset(&ctx->counts, 0, sizeof(ctx->counts));
 		*unreadable = true;
 	}
@@ -88,9 +130,12 @@ justice_ctx_t *justice_ctx_create(const justice_conf_t *conf,
 	ctx->conf = *conf;
 	ctx->state_path = xstrdup_printf("%s/horae_justice.state", state_dir);
 	if (_load(ctx, &unreadable)) {
-		info("%s: loaded a history of %ld finished jobs (%ld learnt from)",
+		info("%s: loaded a history of %ld finished jobs (%ld learnt from) and the records of %zu deadline jobs (%zu awaiting their job id)",
 		     plugin_type, justice_history_count(ctx->hist),
-		     ctx->counts.learnt);
+		     ctx->counts.learnt,
+		     justice_records_count(ctx->records) +
+			     justice_records_count(ctx->pending),
+		     justice_records_count(ctx->pending));
 		return ctx;
 	}
 	if (unreadable && !start_empty) {
@@ -101,7 +146,10 @@ justice_ctx_t *justice_ctx_create(const justice_conf_t *conf,
 	}
 	ctx->hist = justice_history_create(conf->history_length,
 					   conf->smoothing, conf->alpha, &err);
-	if (!ctx->hist) {
+	if (ctx->hist && (!(ctx->records = justice_records_create()) ||
+			  !(ctx->pending = justice_records_create())))
+		err_set(&err, -ENOMEM, "out of memory");
+	if (!ctx->hist || !ctx->records || !ctx->pending) {
 		error("%s: %s", plugin_type, err.text);
 		justice_ctx_destroy(&ctx);
 		return NULL;
@@ -115,6 +163,8 @@ void justice_ctx_destroy(justice_ctx_t **ctx)
 	if (!ctx || !*ctx)
 		return;
 	justice_history_destroy(&(*ctx)->hist);
+	justice_records_destroy(&(*ctx)->records);
+	justice_records_destroy(&(*ctx)->pending);
 	xfree((*ctx)->state_path);
 	xfree(*ctx);
 }
@@ -125,12 +175,16 @@ json_object *justice_ctx_snapshot(const justice_ctx_t *ctx)
 	json_object *c = justice_counts_to_json(&ctx->counts);
 	json_object *seen = json_object_new_array();
 	json_object *h = justice_history_to_json(ctx->hist);
+	json_object *r = justice_records_to_json(ctx->records);
+	json_object *p = justice_records_to_json(ctx->pending);
 
-	if (!doc || !c || !seen || !h) {
+	if (!doc || !c || !seen || !h || !r || !p) {
 		json_object_put(doc);
 		json_object_put(c);
 		json_object_put(seen);
 		json_object_put(h);
+		json_object_put(r);
+		json_object_put(p);
 		return NULL;
 	}
 	for (int i = 0; i < ctx->nseen; i++)
@@ -140,6 +194,8 @@ json_object *justice_ctx_snapshot(const justice_ctx_t *ctx)
 	json_object_object_add(doc, "seen_time",
 			       json_object_new_double(ctx->seen_time));
 	json_object_object_add(doc, "seen", seen);
+	json_object_object_add(doc, "records", r);
+	json_object_object_add(doc, "pending", p);
 	return doc;
 }
 

@@ -2,7 +2,8 @@
 /*
  * justice_ctx.h - what job_submit/justice holds while slurmctld runs: its
  * configuration, the history it learns from (core justice_history), its
- * counts, and which finished jobs it has learnt from.  Saved in
+ * counts, which finished jobs it has learnt from, and the facts of each
+ * deadline job it admitted (core justice_records).  Saved in
  * StateSaveLocation/horae_justice.state (core state.h) every period and
  * at shutdown.  Guarded by the plugin's mutex.
  */
@@ -16,6 +17,7 @@
 
 #include "common/justice_conf.h"
 #include "common/justice_history.h"
+#include "common/justice_records.h"
 #include "common/justice_state.h"
 
 #define JUSTICE_SEEN_MAX 256
@@ -30,6 +32,12 @@ typedef struct justice_ctx {
 	double seen_time;
 	uint32_t seen[JUSTICE_SEEN_MAX];
 	int nseen;
+	/* Each admitted deadline job's facts by job id (records), and those
+	 * admitted by job_submit, which runs before slurmctld gives the job
+	 * its id, by a serial (pending; next_serial is the next one) until
+	 * a period or job_modify finds their job (justice_jobs.c). */
+	justice_records_t *records, *pending;
+	uint32_t next_serial;
 } justice_ctx_t;
 
 /*

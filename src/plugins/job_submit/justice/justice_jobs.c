@@ -1,6 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * justice_jobs.c - see justice_jobs.h.
+ *
+ * Where a job's facts live.  What Justice needs to know of a job after
+ * admitting it (the most CPUs it may use, the node range it was admitted
+ * with and its CPUs per node, its time limit at submission, what Justice
+ * allotted it and the size it last gave it) is kept in the plugin's own
+ * records (core justice_records, saved in its state file), never read
+ * back from the job: the note Justice writes in the job's AdminComment is
+ * for people, and an admin or another job_submit plugin may overwrite it.
+ *
+ * job_submit runs before slurmctld gives the job its id (Slurm 22.05
+ * assigns it in job_allocate(), after the plugins, under the same job
+ * write lock), so an admission is kept in ctx->pending under a serial
+ * with the submitter's uid, the deadline, the time of admission and the
+ * size Justice gave it.  The next job_modify of the job, or the next
+ * period, before anything else, finds the job these match (same uid and
+ * deadline, submitted within JUSTICE_ADOPT_SLACK s, and with the node
+ * count Justice gave it) and files the facts under its job id; two jobs
+ * alike in all of these took the same decision a moment apart, so which
+ * gets which facts does not matter.  An admission no job matches (slurmctld
+ * refused the job after the plugins) is dropped after JUSTICE_PENDING_TTL.
+ * A task split off a job array gets a copy of the array's record.  A
+ * record goes when its job has finished (after Justice learnt from it) or
+ * has left slurmctld's job list.
+ *
+ * A job Justice has no record of (admitted before a state file of version
+ * 1 was loaded, or while the table was full) is treated as one it knows
+ * nothing of: it is never sized again, its time limit claims nothing, and
+ * it is learnt from with what its job record says (its CPUs; allotted
+ * unknown).  Its note is not read back.
  */
 #include "config.h"
 
@@ -24,6 +53,7 @@
 #include "src/slurmctld/srun_comm.h"
 
 #include "common/justice.h"
+#include "common/justice_records.h"
 #include "common/prio.h"
 #include "justice_jobs.h"
 
@@ -31,6 +61,11 @@ extern const char plugin_type[];
 
 /* admin_comment of an admitted job: "justice: up to M CPUs ...". */
 #define UPTO "justice: up to "
+
+/* How far a job's submit time may be from its admission (s), and how long
+ * an admission waits for its job before it is dropped. */
+#define JUSTICE_ADOPT_SLACK 5
+#define JUSTICE_PENDING_TTL 600
 
 static double _capacity(void)
 {
@@ -178,16 +213,13 @@ static void _size(job_desc_msg_t *d, const shape_t *s, double req_cpus)
 		d->num_tasks = n * d->ntasks_per_node;
 }
 
-/* An elastic job's range, kept in the note so that each period can size
- * the waiting job again: "justice: up to M CPUs (A-B nodes of P); ...". */
-#define RANGE " CPUs (%u-%u nodes of %lf)"
+/* The note, for people (the facts are in the job's record): "justice: up
+ * to M CPUs (A-B nodes of P); sized to N nodes for C CPUs; limit L min". */
 #define SIZED "sized to "
-/* What Justice allotted, the last figure of these in the note. */
-#define NEEDS "needs "
 #define FOR " nodes for "
 /* The time limit the job was submitted with (slurmctld cuts it to the
- * minutes left to the deadline when the job starts): the note's tail.
- * Learning from a job cut short takes it as what the job claimed. */
+ * minutes left to the deadline when the job starts).  Learning from a job
+ * cut short takes it as what the job claimed. */
 #define LIMIT "; limit "
 /* Said when the claim, not the estimate, set the size. */
 #define CLAIMED " (more: its time limit)"
@@ -227,8 +259,33 @@ static double _run_cap(time_t deadline, time_t start)
 	return justice_run_cap(difftime(deadline, start));
 }
 
+/* The facts of a job Justice admitted (the caller sets key, uid and the
+ * times of submission and update). */
+static void _facts(justice_record_t *rec, const job_desc_msg_t *d,
+		   const shape_t *s, const justice_estimate_t *e, bool sized)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->deadline = d->deadline;
+	rec->max_cpus = e->max_cpus;
+	rec->elastic = s->elastic;
+	if (s->elastic) {
+		rec->min_nodes = s->min_nodes;
+		rec->max_nodes = s->max_nodes;
+		rec->per_node = s->per_node;
+	}
+	if (d->time_limit != NO_VAL && d->time_limit != INFINITE &&
+	    d->time_limit <= JUSTICE_RECORD_U32_MAX)
+		rec->limit_min = d->time_limit;
+	if (e->verdict != JUSTICE_BOOTSTRAP)
+		rec->allotted = e->req_cpus;
+	if (sized)
+		rec->sized_to = d->min_nodes;
+}
+
+/* Judge d; on admission, *rec (if not NULL) receives its facts. */
 static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
-		  time_t since, const char *who, char **err_msg)
+		  time_t since, const char *who, char **err_msg,
+		  justice_record_t *rec)
 {
 	shape_t s = _shape(ctx, d);
 	justice_params_t p = _params(ctx);
@@ -267,6 +324,8 @@ static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 			       e.cpus_needed);
 	}
 	ctx->counts.admitted++;
+	if (rec)
+		_facts(rec, d, &s, &e, false);
 	if (e.verdict == JUSTICE_BOOTSTRAP) {
 		snprintf(what, sizeof(what),
 			 "admitted while learning (%ld of %ld jobs)",
@@ -274,6 +333,8 @@ static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 	} else if (s.elastic && e.size_cpus < s.requested) {
 		_size(d, &s, e.size_cpus);
 		ctx->counts.sized++;
+		if (rec)
+			rec->sized_to = d->min_nodes;
 		snprintf(what, sizeof(what), SIZED "%u" FOR "%.0f CPUs%s",
 			 d->min_nodes, e.req_cpus,
 			 e.size_cpus > e.req_cpus ? CLAIMED : "");
@@ -287,16 +348,109 @@ static int _judge(justice_ctx_t *ctx, job_desc_msg_t *d, time_t now,
 	return SLURM_SUCCESS;
 }
 
+/* File rec in table; a failure costs only what Justice knows of the job. */
+static void _keep(justice_records_t *table, const justice_record_t *rec,
+		  const char *who)
+{
+	horae_err_t err;
+
+	if (justice_records_put(table, rec, &err))
+		error("%s: %s: not kept, Justice will know nothing of it: %s",
+		      plugin_type, who, err.text);
+}
+
 int justice_submit(justice_ctx_t *ctx, job_desc_msg_t *desc, uint32_t uid,
 		   char **err_msg)
 {
 	time_t now = time(NULL);
+	justice_record_t rec;
 	char who[64];
+	int rc;
 
 	if (!desc->deadline || desc->deadline == (time_t)NO_VAL)
 		return SLURM_SUCCESS;
 	snprintf(who, sizeof(who), "new job of uid %u", uid);
-	return _judge(ctx, desc, now, now, who, err_msg);
+	rc = _judge(ctx, desc, now, now, who, err_msg, &rec);
+	if (rc != SLURM_SUCCESS)
+		return rc;
+	rec.uid = uid;
+	rec.submit = rec.updated = now;
+	/* A job id given at submission (root's --jobid) is the key now. */
+	if (desc->job_id != NO_VAL && desc->job_id &&
+	    desc->job_id <= JUSTICE_RECORD_U32_MAX) {
+		rec.key = desc->job_id;
+		_keep(ctx->records, &rec, who);
+		return rc;
+	}
+	if (++ctx->next_serial > JUSTICE_RECORD_U32_MAX)
+		ctx->next_serial = 1;
+	rec.key = ctx->next_serial;
+	_keep(ctx->pending, &rec, who);
+	return rc;
+}
+
+/* A task split off a job array (a job of its own, with its own id; the
+ * array's meta record keeps the array's id). */
+static bool _split_task(const job_record_t *job_ptr)
+{
+	return job_ptr->array_task_id != NO_VAL && job_ptr->array_job_id &&
+	       job_ptr->array_job_id != job_ptr->job_id;
+}
+
+/* Whether the admission rec is job_ptr's (see the top of this file). */
+static bool _matches(const justice_record_t *rec, const job_record_t *job_ptr)
+{
+	const struct job_details *d = job_ptr->details;
+	uint32_t lo = rec->sized_to ? rec->sized_to : rec->min_nodes;
+	uint32_t hi = rec->sized_to ? rec->sized_to : rec->max_nodes;
+
+	if (_split_task(job_ptr) || rec->uid != job_ptr->user_id ||
+	    rec->deadline != (int64_t)job_ptr->deadline ||
+	    llabs((long long)d->submit_time - (long long)rec->submit) >
+		    JUSTICE_ADOPT_SLACK)
+		return false;
+	return !rec->elastic || (d->min_nodes == lo && d->max_nodes == hi);
+}
+
+/*
+ * job_ptr's record: the one filed under its id, else the admission that
+ * matches it, filed under its id now.  Lent until the table changes; NULL
+ * when Justice knows nothing of the job.
+ */
+static const justice_record_t *_record(justice_ctx_t *ctx,
+				       const job_record_t *job_ptr)
+{
+	const justice_record_t *rec = justice_records_get(ctx->records,
+							  job_ptr->job_id);
+	const job_record_t *meta;
+	justice_record_t found;
+	char who[32];
+
+	if (rec || !job_ptr->deadline || !job_ptr->details)
+		return rec;
+	for (size_t i = 0; i < justice_records_count(ctx->pending); i++) {
+		rec = justice_records_at(ctx->pending, i);
+		if (!_matches(rec, job_ptr))
+			continue;
+		found = *rec;
+		justice_records_remove(ctx->pending, found.key);
+		found.key = job_ptr->job_id;
+		snprintf(who, sizeof(who), "JobId=%u", job_ptr->job_id);
+		_keep(ctx->records, &found, who);
+		return justice_records_get(ctx->records, job_ptr->job_id);
+	}
+	/* A task split off a job array: the array's facts (its meta record
+	 * keeps them until its last task has started and finished). */
+	if (_split_task(job_ptr) &&
+	    (meta = find_job_record(job_ptr->array_job_id)) &&
+	    !_split_task(meta) && (rec = _record(ctx, meta))) {
+		found = *rec;
+		found.key = job_ptr->job_id;
+		snprintf(who, sizeof(who), "JobId=%u", job_ptr->job_id);
+		_keep(ctx->records, &found, who);
+		return justice_records_get(ctx->records, job_ptr->job_id);
+	}
+	return NULL;
 }
 
 int justice_modify(justice_ctx_t *ctx, job_desc_msg_t *desc,
@@ -308,8 +462,15 @@ int justice_modify(justice_ctx_t *ctx, job_desc_msg_t *desc,
 	char who[64];
 	int rc;
 
+	justice_record_t was = { 0 }, rec;
+	const justice_record_t *r;
+	bool known, new_range;
+
 	if (!IS_JOB_PENDING(job_ptr) || !det)
 		return SLURM_SUCCESS;
+	r = _record(ctx, job_ptr);
+	if ((known = r))
+		was = *r;
 	/* What the job will be after the change. */
 	memset(&d, 0, sizeof(d));
 	d.deadline = desc->deadline && desc->deadline != (time_t)NO_VAL ?
@@ -334,14 +495,34 @@ int justice_modify(justice_ctx_t *ctx, job_desc_msg_t *desc,
 	d.time_min = job_ptr->time_min ? job_ptr->time_min : NO_VAL;
 	d.begin_time = desc->begin_time ? desc->begin_time : det->begin_time;
 	snprintf(who, sizeof(who), "JobId=%u", job_ptr->job_id);
-	rc = _judge(ctx, &d, now, det->submit_time, who, err_msg);
+	rc = _judge(ctx, &d, now, det->submit_time, who, err_msg, &rec);
 	if (rc == SLURM_SUCCESS) {
 		ctx->counts.admitted--; /* a change, not a new admission */
 		/* A new node range is sized like a new job's. */
-		if (desc->min_nodes != NO_VAL || desc->max_nodes != NO_VAL) {
+		new_range = desc->min_nodes != NO_VAL ||
+			    desc->max_nodes != NO_VAL;
+		if (new_range) {
 			desc->min_nodes = d.min_nodes;
 			desc->max_nodes = d.max_nodes;
 		}
+		/* Same range: the job's size now is Justice's (or the size it
+		 * was admitted with), not a new request; its range, CPUs and
+		 * the size it was given stay what they were. */
+		if (known && !new_range) {
+			rec.max_cpus = was.max_cpus;
+			rec.elastic = was.elastic;
+			rec.min_nodes = was.min_nodes;
+			rec.max_nodes = was.max_nodes;
+			rec.per_node = was.per_node;
+			rec.sized_to = was.sized_to;
+			if (!(rec.allotted > 0))
+				rec.allotted = was.allotted;
+		}
+		rec.key = job_ptr->job_id;
+		rec.uid = job_ptr->user_id;
+		rec.submit = known ? was.submit : det->submit_time;
+		rec.updated = now;
+		_keep(ctx->records, &rec, who);
 	}
 	xfree(d.admin_comment);
 	return rc;
@@ -374,55 +555,26 @@ static bool _seen(const justice_ctx_t *ctx, const job_record_t *job_ptr)
 	return false;
 }
 
-/* The most CPUs the job could have used: what Justice noted at admission,
- * else what it asked for. */
-static double _requested(const job_record_t *job_ptr)
+/* The most CPUs the job could have used: what Justice recorded at
+ * admission, else what it asked for. */
+static double _requested(const job_record_t *job_ptr,
+			 const justice_record_t *rec)
 {
-	const char *c = job_ptr->admin_comment ?
-				strstr(job_ptr->admin_comment, UPTO) : NULL;
-	double v;
-
-	if (c && sscanf(c + strlen(UPTO), "%lf", &v) == 1 && v > 0)
-		return v;
-	v = job_ptr->details->min_cpus;
-	return fmax(v, job_ptr->total_cpus);
-}
-
-/* A number Justice's note gives after the last `key` in it, or 0. */
-static double _noted(const job_record_t *job_ptr, const char *key)
-{
-	const char *c = job_ptr->admin_comment ?
-				strstr(job_ptr->admin_comment, UPTO) : NULL;
-	const char *at = NULL;
-	double v;
-
-	while (c && (c = strstr(c, key)))
-		at = c++;
-	if (at && sscanf(at + strlen(key), "%lf", &v) == 1 && v > 0 &&
-	    isfinite(v))
-		return v;
-	return 0;
-}
-
-/* The CPUs Justice allotted the job (TRACK_JOB's numCPUsAllocd): the
- * reqCPUs it noted at admission or when it last sized it; 0 when it
- * noted none (admitted while learning). */
-static double _allotted(const job_record_t *job_ptr)
-{
-	double sized = _noted(job_ptr, FOR);
-
-	return sized > 0 ? sized : _noted(job_ptr, NEEDS);
+	if (rec)
+		return rec->max_cpus;
+	return fmax(job_ptr->details->min_cpus, job_ptr->total_cpus);
 }
 
 static void _learn_one(justice_ctx_t *ctx, job_record_t *job_ptr,
 		       double capacity)
 {
+	const justice_record_t *rec = _record(ctx, job_ptr);
 	double run = difftime(job_ptr->end_time, job_ptr->start_time);
 	double queued = difftime(job_ptr->start_time,
 				 job_ptr->details->submit_time);
 	uint32_t base = job_ptr->job_state & JOB_STATE_BASE;
 	justice_done_t done = {
-		.requested = _requested(job_ptr),
+		.requested = _requested(job_ptr, rec),
 		/* The window it had: slurmctld cut it at the whole minutes
 		 * left when it started (the estimate uses the same). */
 		.deadline = fmin(difftime(job_ptr->deadline,
@@ -431,21 +583,30 @@ static void _learn_one(justice_ctx_t *ctx, job_record_t *job_ptr,
 						   job_ptr->start_time)),
 		.comp_time = job_ptr->total_cpus * run,
 		.cpus = job_ptr->total_cpus,
-		.allotted = _allotted(job_ptr),
+		/* TRACK_JOB's numCPUsAllocd: the reqCPUs Justice allotted at
+		 * admission or when it last sized the job; 0: none. */
+		.allotted = rec ? rec->allotted : 0,
 		.success = base == JOB_COMPLETE &&
 			   job_ptr->end_time <= job_ptr->deadline,
 		/* Ended by its limit (slurmctld's cut to the deadline) or
 		 * killed past the deadline: its work was not done. */
 		.cut = base == JOB_TIMEOUT || base == JOB_DEADLINE,
-		.claim = job_ptr->total_cpus * 60 * _noted(job_ptr, LIMIT),
+		.claim = job_ptr->total_cpus * 60.0 *
+			 (rec ? rec->limit_min : 0),
 	};
 	horae_err_t err;
 
-	if (justice_history_track(ctx->hist, &done, capacity, &err))
+	if (justice_history_track(ctx->hist, &done, capacity, &err)) {
 		debug("%s: not learning from %pJ: %s", plugin_type, job_ptr,
 		      err.text);
-	else
+	} else {
 		ctx->counts.learnt++;
+		info("%s: learnt from %pJ (%s): %.0f CPU-s in a window of %.0f s, up to %.0f CPUs, allotted %.0f, claim %.0f CPU-s",
+		     plugin_type, job_ptr, rec ? "recorded" : "no record",
+		     done.comp_time, done.deadline, done.requested,
+		     done.allotted, done.claim);
+	}
+	justice_records_remove(ctx->records, job_ptr->job_id);
 }
 
 static void _learn(justice_ctx_t *ctx, double capacity)
@@ -506,40 +667,57 @@ static void _kill(job_record_t *job_ptr, time_t now, const char *why)
 }
 
 /*
+ * Justice's note on a job sized again, for people: it replaces the note
+ * where the comment still has it (what an admin wrote before it stays);
+ * a comment an admin replaced is theirs and stays as it is.  Only found,
+ * never read: the facts are in the record.
+ */
+static void _renote(job_record_t *job_ptr, const justice_record_t *rec,
+		    const justice_estimate_t *e, time_t now)
+{
+	const char *c = job_ptr->admin_comment ?
+				strstr(job_ptr->admin_comment, UPTO) : NULL;
+	char lim[32] = "";
+	char *note;
+
+	if (!c)
+		return;
+	if (rec->limit_min)
+		snprintf(lim, sizeof(lim), LIMIT "%u min", rec->limit_min);
+	note = xstrndup(job_ptr->admin_comment, c - job_ptr->admin_comment);
+	xstrfmtcat(note, UPTO "%.0f CPUs (%u-%u nodes of %.0f); " SIZED "%u" FOR "%.0f CPUs%s, %ld s after submission%s",
+		   rec->max_cpus, rec->min_nodes, rec->max_nodes,
+		   rec->per_node, rec->sized_to, e->req_cpus,
+		   e->size_cpus > e->req_cpus ? CLAIMED : "",
+		   (long)difftime(now, job_ptr->details->submit_time), lim);
+	xfree(job_ptr->admin_comment);
+	job_ptr->admin_comment = note;
+}
+
+/*
  * Size a waiting elastic job again with the estimate of now, as Justice
  * computes each queued job's allocation anew until it starts (the paper:
  * "Justice recomputes the CPU allocation of each enqueued job"; once it
- * runs, it keeps it).  Only a job whose note has its range and whose size
- * is still the range or what Justice sized it to: a size a user set later
- * is theirs.
+ * runs, it keeps it).  Only a job whose record has its range and whose
+ * size is still the range or what Justice sized it to: a size a user set
+ * later is theirs.
  */
-/* The range Justice noted for a node-range job ("up to M CPUs (A-B nodes
- * of P)"): true with it in the outputs, false when the note has none. */
-static bool _range(const char *c, double *max_cpus, uint32_t *lo,
-		   uint32_t *hi, double *per_node)
-{
-	return c &&
-	       sscanf(c + strlen(UPTO), "%lf" RANGE, max_cpus, lo, hi,
-		      per_node) == 4 &&
-	       *per_node > 0 && *lo >= 1 && *lo <= *hi;
-}
-
-static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
+static void _resize(justice_ctx_t *ctx, job_record_t *job_ptr,
+		    const justice_record_t *r, const justice_estimate_t *e,
 		    time_t now)
 {
 	struct job_details *d = job_ptr->details;
-	const char *c = job_ptr->admin_comment ?
-				strstr(job_ptr->admin_comment, UPTO) : NULL;
-	const char *sized = c ? strstr(c, SIZED) : NULL, *lim;
-	uint32_t lo, hi, n, was = d->min_nodes, to = 0;
-	double max_cpus, per_node;
-	char *note;
+	justice_record_t rec;
+	uint32_t lo, hi, n, was = d->min_nodes, to;
+	double per_node;
+	char who[32];
 
-	if (e->verdict != JUSTICE_FEASIBLE ||
-	    !_range(c, &max_cpus, &lo, &hi, &per_node))
+	if (e->verdict != JUSTICE_FEASIBLE || !r || !r->elastic)
 		return;
-	if (sized && sscanf(sized + strlen(SIZED), "%u", &to) != 1)
-		to = 0;
+	lo = r->min_nodes;
+	hi = r->max_nodes;
+	per_node = r->per_node;
+	to = r->sized_to;
 	if (!(d->min_nodes == lo && d->max_nodes == hi) &&
 	    !(to && d->min_nodes == to && d->max_nodes == to))
 		return;
@@ -558,33 +736,69 @@ static void _resize(job_record_t *job_ptr, const justice_estimate_t *e,
 	if (d->num_tasks && d->ntasks_per_node)
 		d->num_tasks = n * d->ntasks_per_node;
 	job_set_req_tres(job_ptr, false);
-	/* Justice's note is the comment's last part (_note()); what an
-	 * admin wrote before it stays. */
-	lim = strstr(c, LIMIT);
-	note = xstrndup(job_ptr->admin_comment, c - job_ptr->admin_comment);
-	xstrfmtcat(note, UPTO "%.0f CPUs (%u-%u nodes of %.0f); " SIZED "%u" FOR "%.0f CPUs%s, %ld s after submission%s",
-		   max_cpus, lo, hi, per_node, n, e->req_cpus,
-		   e->size_cpus > e->req_cpus ? CLAIMED : "",
-		   (long)difftime(now, d->submit_time), lim ? lim : "");
-	xfree(job_ptr->admin_comment);
-	job_ptr->admin_comment = note;
+	rec = *r;
+	rec.sized_to = n;
+	rec.allotted = e->req_cpus;
+	rec.updated = now;
+	snprintf(who, sizeof(who), "JobId=%u", job_ptr->job_id);
+	_keep(ctx->records, &rec, who);
+	_renote(job_ptr, &rec, e, now);
 	last_job_update = now;
 	info("%s: %pJ sized again, %u to %u nodes, for %.0f CPUs", plugin_type,
 	     job_ptr, was, n, e->req_cpus);
 }
 
-/* The claim of a waiting node range, from its note's range and limit;
- * 0 when the note has either not. */
-static double _noted_claim(const job_record_t *job_ptr)
+/* The claim of a waiting node range, from its recorded range and limit;
+ * 0 when it has either not. */
+static double _recorded_claim(const justice_record_t *rec)
 {
-	const char *c = job_ptr->admin_comment ?
-				strstr(job_ptr->admin_comment, UPTO) : NULL;
-	double max_cpus, per_node, lim = _noted(job_ptr, LIMIT);
-	uint32_t lo, hi;
-
-	if (!(lim > 0) || !_range(c, &max_cpus, &lo, &hi, &per_node))
+	if (!rec || !rec->elastic || !rec->limit_min)
 		return 0;
-	return _claim((uint32_t)lim, lo, per_node);
+	return _claim(rec->limit_min, rec->min_nodes, rec->per_node);
+}
+
+/* Find the jobs of the admissions job_submit kept (before learning, which
+ * needs them), and drop admissions no job took in JUSTICE_PENDING_TTL. */
+static void _adopt(justice_ctx_t *ctx, time_t now)
+{
+	ListIterator it;
+	job_record_t *job_ptr;
+
+	if (justice_records_count(ctx->pending)) {
+		it = list_iterator_create(job_list);
+		while ((job_ptr = list_next(it)) &&
+		       justice_records_count(ctx->pending))
+			if (job_ptr->deadline && job_ptr->details)
+				(void)_record(ctx, job_ptr);
+		list_iterator_destroy(it);
+	}
+	if (justice_records_prune(ctx->pending, NULL, 0,
+				  now - JUSTICE_PENDING_TTL) > 0)
+		debug("%s: dropped admissions no job took", plugin_type);
+}
+
+/* Forget the jobs that finished (learnt from already) or left the job
+ * list: keep the records of waiting, running and completing jobs. */
+static void _forget(justice_ctx_t *ctx)
+{
+	size_t n = 0, cap = justice_records_count(ctx->records);
+	uint32_t *live;
+	ListIterator it;
+	job_record_t *job_ptr;
+
+	if (!cap)
+		return;
+	live = xcalloc(cap, sizeof(*live));
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it)) && n < cap)
+		if ((!IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr)) &&
+		    justice_records_get(ctx->records, job_ptr->job_id))
+			live[n++] = job_ptr->job_id;
+	list_iterator_destroy(it);
+	if (justice_records_prune(ctx->records, live, n, 0) < 0)
+		error("%s: cannot drop the records of finished jobs: out of memory",
+		      plugin_type);
+	xfree(live);
 }
 
 void justice_period(justice_ctx_t *ctx, time_t now)
@@ -601,10 +815,13 @@ void justice_period(justice_ctx_t *ctx, time_t now)
 
 	if (!job_list)
 		return;
+	_adopt(ctx, now);
 	_learn(ctx, p.capacity);
+	_forget(ctx);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
 		struct job_details *d = job_ptr->details;
+		const justice_record_t *rec;
 		justice_request_t r;
 		justice_estimate_t e;
 		time_t since;
@@ -628,14 +845,15 @@ void justice_period(justice_ctx_t *ctx, time_t now)
 		    ctx->conf.policy != JUSTICE_POLICY_JUSTICE)
 			continue;
 		since = d->submit_time;
-		r.requested = _requested(job_ptr);
+		rec = justice_records_get(ctx->records, job_ptr->job_id);
+		r.requested = _requested(job_ptr, rec);
 		r.deadline = difftime(job_ptr->deadline, since);
 		r.queued = difftime(d->begin_time > now ? d->begin_time : now,
 				    since);
 		r.run_cap = _run_cap(job_ptr->deadline,
 				     d->begin_time > now ? d->begin_time : now);
 		r.need = 0;
-		r.claim = _noted_claim(job_ptr);
+		r.claim = _recorded_claim(rec);
 		if (r.deadline <= 0 ||
 		    justice_estimate(ctx->hist, &p, &r, &e, NULL))
 			continue;
@@ -653,7 +871,7 @@ void justice_period(justice_ctx_t *ctx, time_t now)
 			continue;
 		}
 		if (ctx->conf.elastic)
-			_resize(job_ptr, &e, now);
+			_resize(ctx, job_ptr, rec, &e, now);
 		if (npend == cap) {
 			cap = cap ? cap * 2 : 64;
 			xrecalloc(pend, cap, sizeof(*pend));
