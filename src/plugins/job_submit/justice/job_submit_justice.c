@@ -50,6 +50,12 @@ extern bool ignore_state_errors __attribute__((weak));
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static justice_ctx_t *ctx;
 static periodic_t *ticker;
+/* slurm_conf.last_update when justice.conf was last read. */
+static time_t conf_read_at;
+
+static void _describe(const justice_conf_t *conf, const char *path,
+		      bool missing);
+static int _reread(justice_conf_t *conf);
 
 /* As slurmctld's own time-limit check: terminating a job deallocates its
  * nodes, which needs the node write lock. */
@@ -71,6 +77,14 @@ static void _tick(void *arg)
 
 	lock_slurmctld(job_write_lock);
 	slurm_mutex_lock(&mutex);
+	/* Slurm 22.05 tells a job_submit plugin nothing of scontrol
+	 * reconfigure: slurmctld's config time moving on says it (in
+	 * whole seconds: a reconfigure in the same second as the last
+	 * goes unseen). */
+	if (slurm_conf.last_update != conf_read_at) {
+		conf_read_at = slurm_conf.last_update;
+		_reread(&ctx->conf);
+	}
 	justice_period(ctx, time(NULL));
 	snap = justice_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
@@ -89,6 +103,18 @@ static double _period(void *arg)
 	return period;
 }
 
+static void _describe(const justice_conf_t *conf, const char *path,
+		      bool missing)
+{
+	info("%s: policy %s, history of %d jobs, bootstrap %ld jobs, period %.0fs, kill above %.0f CPUs, elastic sizing %s, urgency %.0f by %s order (%s%s)",
+	     plugin_type, justice_policy_name(conf->policy),
+	     conf->history_length, conf->bootstrap, conf->period,
+	     conf->kill_above, conf->elastic ? "on" : "off",
+	     conf->urgency_weight,
+	     conf->order == JUSTICE_ORDER_DEADLINE ? "deadline" : "justice",
+	     path, missing ? ": not found, defaults" : "");
+}
+
 /* justice.conf; a bad file stops slurmctld. */
 static void _read_conf(justice_conf_t *conf)
 {
@@ -100,14 +126,45 @@ static void _read_conf(justice_conf_t *conf)
 	rc = justice_conf_read(conf, path, &err);
 	if (rc && rc != -ENOENT)
 		fatal("%s: %s", plugin_type, err.text);
-	info("%s: policy %s, history of %d jobs, bootstrap %ld jobs, period %.0fs, kill above %.0f CPUs, elastic sizing %s, urgency %.0f by %s order (%s%s)",
-	     plugin_type, justice_policy_name(conf->policy),
-	     conf->history_length, conf->bootstrap, conf->period,
-	     conf->kill_above, conf->elastic ? "on" : "off",
-	     conf->urgency_weight,
-	     conf->order == JUSTICE_ORDER_DEADLINE ? "deadline" : "justice",
-	     path, rc == -ENOENT ? ": not found, defaults" : "");
+	_describe(conf, path, rc == -ENOENT);
 	xfree(path);
+}
+
+/*
+ * At reconfigure: justice.conf again into *conf (the settings in force);
+ * a bad file is logged with file:line and changes nothing.  The history's
+ * length and smoothing shape the history already learnt: a change of
+ * them waits for a restart.  Called with the plugin's mutex held.
+ */
+static int _reread(justice_conf_t *conf)
+{
+	char *path = get_extra_conf_path("justice.conf");
+	justice_conf_t next;
+	horae_err_t err;
+	int rc;
+
+	justice_conf_init(&next);
+	rc = justice_conf_read(&next, path, &err);
+	if (rc && rc != -ENOENT) {
+		error("%s: reconfigure: %s; the settings in force stay",
+		      plugin_type, err.text);
+		goto out;
+	}
+	if (next.history_length != conf->history_length ||
+	    next.smoothing != conf->smoothing || next.alpha != conf->alpha) {
+		info("%s: reconfigure: HistoryLength and Smoothing change when slurmctld restarts",
+		     plugin_type);
+		next.history_length = conf->history_length;
+		next.smoothing = conf->smoothing;
+		next.alpha = conf->alpha;
+	}
+	*conf = next;
+	info("%s: reconfigure: %s read again", plugin_type, path);
+	_describe(conf, path, rc == -ENOENT);
+	rc = 0;
+out:
+	xfree(path);
+	return rc;
 }
 
 int init(void)
@@ -118,6 +175,7 @@ int init(void)
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	_read_conf(&conf);
+	conf_read_at = slurm_conf.last_update;
 	ctx = justice_ctx_create(&conf, slurm_conf.state_save_location,
 				 start_empty);
 	if (!ctx)

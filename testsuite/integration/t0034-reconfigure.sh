@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0034: scontrol reconfigure rereads hmrf.conf, eunomia.conf and
+# justice.conf (Justice included: Slurm 22.05 tells a job_submit plugin
+# nothing of it, so Justice notices slurmctld's configuration time move
+# on at its next period; that time is in whole seconds, so a second
+# reconfigure within the same second as the last goes unseen).  A good change is taken and logged; a bad file
+# is refused with file:line in the log, the settings in force stay, and
+# slurmctld keeps running and admitting.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+. "$HERE/lib/cluster.sh"
+hc_test_setup t0034
+dir=$HC_RUNDIR
+HC_NODES=$'n1 2 2000 gen1\nn2 2 2000 gen4' \
+HC_JUSTICE_CONF=$'Bootstrap=2\nPeriod=1s' \
+HC_EUNOMIA_CONF=$'Placement=eunomia\nSpeedMap=gen1:1,gen4:3\nPeriod=1s' \
+HC_HMRF_CONF=$'Period=1s' hc_start
+tap_ok "a cluster with the three plugins started" $? || tap_done
+log=$dir/log/slurmctld.log
+
+# logged PATTERN SECONDS: PATTERN appears in the log within SECONDS.
+logged()
+{
+	local i
+	for ((i = 0; i < $2 * 4; i++)); do
+		grep -q -- "$1" "$log" && return 0
+		sleep 0.25
+	done
+	return 1
+}
+# slurmctld's configuration time is in whole seconds: a reconfigure in
+# the second slurmctld started (or last reconfigured) does not move it,
+# and Justice cannot tell it happened.
+reconfigure() { sleep 1.1; scontrol reconfigure >/dev/null 2>&1; }
+
+# Good changes, one per file.
+printf 'Bootstrap = 7\nPeriod = 00:01\n' >"$dir/justice.conf"
+printf 'Policy = lt-af\nPeriod=1s\n' >"$dir/hmrf.conf"
+printf 'Placement=best-fit\nSpeedMap=gen1:1,gen4:3\nPeriod=1s\n' >"$dir/eunomia.conf"
+reconfigure
+logged "job_submit/justice: policy justice, history of 1000 jobs, bootstrap 7 jobs, period 1s" 10
+tap_ok "justice: a good justice.conf is read again at reconfigure" $? \
+	"$(grep -E 'justice' "$log" | tail -3)"
+logged "priority/hmrf: reread $dir/hmrf.conf" 10
+tap_ok "hmrf: a good hmrf.conf is read again" $? "$(grep hmrf "$log" | tail -3)"
+logged "select/eunomia: placement best-fit over select/cons_tres" 10
+tap_ok "eunomia: a good eunomia.conf is read again" $? "$(grep eunomia "$log" | tail -3)"
+
+# Bad files: refused with file:line, the settings in force stay.
+printf 'Bootstrap=3\nKillAbove=-3\n' >"$dir/justice.conf"
+printf 'Policy=hmrf\nColour=blue\n' >"$dir/hmrf.conf"
+printf 'Placement=eunomia\nSpeedMap=gen1:1,gen1:2\n' >"$dir/eunomia.conf"
+reconfigure
+logged "job_submit/justice: reconfigure: $dir/justice.conf:2: KillAbove=-3: must be at least 0; the settings in force stay" 10
+tap_ok "justice: a bad justice.conf is refused with file:line" $? \
+	"$(grep -E 'justice' "$log" | tail -3)"
+logged "priority/hmrf: $dir/hmrf.conf:2: unknown key 'Colour'" 10
+tap_ok "hmrf: a bad hmrf.conf is refused with file:line" $? "$(grep hmrf "$log" | tail -3)"
+logged "select/eunomia: $dir/eunomia.conf:2: SpeedMap=gen1:1,gen1:2" 10
+tap_ok "eunomia: a bad eunomia.conf is refused with file:line" $? "$(grep eunomia "$log" | tail -3)"
+sleep 2
+hc_ctld_alive && sinfo -h >/dev/null 2>&1
+tap_ok "slurmctld keeps running" $?
+# Bootstrap 7 is still in force: a deadline job is admitted while
+# Justice learns (it would have been with 3 too; the log says which).
+grep -q "bootstrap 3 jobs" "$log"
+tap_ok "justice: the refused file's Bootstrap=3 was not taken" $((!$?))
+j=$(sbatch --parsable -n1 -t 1 --deadline=now+1hour -o /dev/null --wrap true 2>&1)
+tap_ok "a deadline job is still admitted ($j)" $([[ "$j" =~ ^[0-9]+$ ]]; echo $?)
+tap_done
