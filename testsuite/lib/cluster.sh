@@ -384,6 +384,19 @@ hc_start_slurmd()
 	done
 }
 
+# hc_stop_slurmd: stop the recorded slurmd daemons (SIGTERM; their jobs'
+# slurmstepd processes keep running, as in a service restart).
+hc_stop_slurmd()
+{
+	local f pids=()
+	for f in "$HC_RUNDIR"/pids/slurmd.*.pid; do
+		[ -e "$f" ] || continue
+		_hc_ours "$(cat "$f")" && pids+=("$(cat "$f")")
+		rm -f "$f"
+	done
+	_hc_term 15 "${pids[@]}"
+}
+
 # hc_start: write slurm.conf, start everything from empty state (no jobs,
 # no saved plugin state), wait until nodes are idle.  On failure it stops
 # what it started, so a failed start leaves nothing running.  To restart
