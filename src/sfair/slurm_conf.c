@@ -56,9 +56,30 @@ static void _tighten(char *s)
 	*w = '\0';
 }
 
-/* Look key up in one logical line (modified); *out keeps the last. */
-static int _line(char *line, const char *key, char **out)
+/* What a scan looks for, and what it found: every value, in order. */
+typedef struct scan {
+	const char *key;
+	char **vals;
+	int n;
+} scan_t;
+
+static int _found(scan_t *sc, const char *value)
 {
+	char **v = realloc(sc->vals, (sc->n + 2) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	sc->vals = v;
+	if (!(v[sc->n] = strdup(value)))
+		return -ENOMEM;
+	v[++sc->n] = NULL;
+	return 0;
+}
+
+/* Look the key up in one logical line (modified). */
+static int _line(char *line, scan_t *sc)
+{
+	const char *key = sc->key;
 	size_t klen = strlen(key);
 	bool quoted = false;
 	char *p;
@@ -96,18 +117,17 @@ static int _line(char *line, const char *key, char **out)
 			tok++;
 			end[-1] = '\0';
 		}
-		free(*out);
-		if (!(*out = strdup(tok)))
+		if (_found(sc, tok))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int _file(const char *path, const char *key, char **out, int depth);
+static int _file(const char *path, scan_t *sc, int depth);
 
 /* "Include PATH" in file from: every file it names, in name order. */
-static int _include(const char *from, char *target, const char *key,
-		    char **out, int depth)
+static int _include(const char *from, char *target, scan_t *sc,
+		    int depth)
 {
 	const char *slash = strrchr(from, '/');
 	char *pattern = NULL;
@@ -133,14 +153,14 @@ static int _include(const char *from, char *target, const char *key,
 	}
 	if (!glob(pattern ? pattern : target, 0, NULL, &g)) {
 		for (size_t i = 0; !rc && i < g.gl_pathc; i++)
-			rc = _file(g.gl_pathv[i], key, out, depth + 1);
+			rc = _file(g.gl_pathv[i], sc, depth + 1);
 		globfree(&g);
 	}
 	free(pattern);
 	return rc == -ENOENT ? 0 : rc;
 }
 
-static int _file(const char *path, const char *key, char **out, int depth)
+static int _file(const char *path, scan_t *sc, int depth)
 {
 	FILE *f = fopen(path, "re");
 	char *buf = malloc(LINE_MAX_LEN), phys[4096];
@@ -168,9 +188,9 @@ static int _file(const char *path, const char *key, char **out, int depth)
 		p = buf + strspn(buf, " \t");
 		if (!strncasecmp(p, "include", 7) &&
 		    (p[7] == ' ' || p[7] == '\t'))
-			rc = _include(path, p + 8, key, out, depth);
+			rc = _include(path, p + 8, sc, depth);
 		else
-			rc = _line(buf, key, out);
+			rc = _line(buf, sc);
 	}
 out:
 	if (f)
@@ -179,17 +199,43 @@ out:
 	return rc;
 }
 
-char *sfair_slurm_conf_get(const char *key)
+char **sfair_slurm_conf_values(const char *key, int *n)
 {
-	char *out = NULL;
-	int rc = _file(sfair_slurm_conf(), key, &out, 0);
+	scan_t sc = { .key = key };
+	int rc = _file(sfair_slurm_conf(), &sc, 0);
 
 	if (rc) {
-		free(out);
+		sfair_slurm_conf_free(sc.vals);
 		errno = -rc;
 		return NULL;
 	}
-	if (!out)
+	if (!sc.vals && !(sc.vals = calloc(1, sizeof(*sc.vals)))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	*n = sc.n;
+	return sc.vals;
+}
+
+void sfair_slurm_conf_free(char **vals)
+{
+	for (char **v = vals; v && *v; v++)
+		free(*v);
+	free(vals);
+}
+
+char *sfair_slurm_conf_get(const char *key)
+{
+	int n = 0;
+	char **vals = sfair_slurm_conf_values(key, &n), *out;
+
+	if (!vals)
+		return NULL;
+	out = n ? strdup(vals[n - 1]) : NULL;
+	if (n && !out)
+		errno = ENOMEM;
+	else if (!n)
 		errno = ENOENT;
+	sfair_slurm_conf_free(vals);
 	return out;
 }

@@ -25,4 +25,13 @@ const char *sfair_slurm_conf(void);
  */
 char *sfair_slurm_conf_get(const char *key);
 
+/*
+ * Every value of key in the slurm.conf in use, in the order given (a
+ * NodeName line's Features, say): a NULL-terminated array the caller frees
+ * with sfair_slurm_conf_free(), *n its length (0 when the key is not
+ * there).  NULL with errno ENOENT when there is no slurm.conf, ENOMEM.
+ */
+char **sfair_slurm_conf_values(const char *key, int *n);
+void sfair_slurm_conf_free(char **vals);
+
 #endif /* HORAE_SFAIR_SLURM_CONF_H */

@@ -11,6 +11,15 @@ SFAIR=${HORAE_BINDIR:-}/sfair
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The cluster the files are checked against: nodes of gen1 and gen4, GPUs
+# tracked.
+mkdir "$tmp/etc"
+cat >"$tmp/etc/slurm.conf" <<CONF
+AccountingStorageTRES=gres/gpu
+NodeName=n[1-2] CPUs=4 Features=gen1,ib
+NodeName=n3 CPUs=8 Feature="gen4"
+CONF
+export SLURM_CONF=$tmp/etc/slurm.conf
 
 printf '# two groups\nPolicy=hmrf\nAccount=physics Share=2\nAccount=chem Share=1\n' >"$tmp/good.conf"
 out=$("$SFAIR" --check-config="$tmp/good.conf" --kind=hmrf 2>&1)
@@ -61,8 +70,26 @@ out=$("$SFAIR" --check-config="$tmp/good.conf" --kind=justice 2>&1)
 tap_ok "--kind decides how the file is read (an hmrf file as justice.conf: exit 1)" \
 	$([ $? = 1 ] && echo "$out" | grep -q "unknown key 'Policy'\|Policy=hmrf"; echo $?) "$out"
 
-mkdir "$tmp/etc"
-: >"$tmp/etc/slurm.conf"
+# Against slurm.conf: warnings with file:line, and never "OK".
+printf 'Policy=hmrf\nTres=cpu,mem,gres/gpuu\n' >"$tmp/w.conf"
+out=$("$SFAIR" --check-config="$tmp/w.conf" --kind=hmrf 2>&1)
+tap_ok "a TRES Slurm does not track: a warning with file:line, exit 0, not OK" \
+	$([ $? = 0 ] && echo "$out" | grep -q "^$tmp/w.conf:2: warning: Tres=cpu,mem,gres/gpuu: 'gres/gpuu' is not a TRES Slurm tracks here" &&
+	  echo "$out" | grep -qx "$tmp/w.conf: usable, with 1 warning above (policy hmrf, 0 accounts)"; echo $?) "$out"
+printf 'Placement=eunomia\nSpeedMap=gen1:1,gen9:2\nAccount=io SpeedMap=gen4:1.2,gen7:3\n' >"$tmp/w-eunomia.conf"
+out=$("$SFAIR" --check-config="$tmp/w-eunomia.conf" --kind=eunomia 2>&1)
+tap_ok "SpeedMap features no node has: a warning for each, with file:line" \
+	$([ $? = 0 ] && echo "$out" | grep -q "^$tmp/w-eunomia.conf:2: warning: SpeedMap=gen1:1,gen9:2: no node in slurm.conf has the feature 'gen9'" &&
+	  echo "$out" | grep -q "^$tmp/w-eunomia.conf:3: warning: SpeedMap=gen4:1.2,gen7:3: no node in slurm.conf has the feature 'gen7'" &&
+	  [ "$(echo "$out" | grep -c warning:)" = 2 ]; echo $?) "$out"
+printf 'AccountingStorageType=accounting_storage/slurmdbd\n' >"$tmp/etc/dbd.conf"
+out=$(SLURM_CONF=$tmp/etc/dbd.conf "$SFAIR" --check-config="$tmp/good.conf" --kind=hmrf 2>&1)
+tap_ok "Account lines under slurmdbd: a warning each (the associations decide)" \
+	$([ $? = 0 ] && [ "$(echo "$out" | grep -c 'warning: Account=.*this line is not used')" = 2 ]; echo $?) "$out"
+out=$(SLURM_CONF=$tmp/none.conf "$SFAIR" --check-config="$tmp/good.conf" --kind=hmrf 2>&1)
+tap_ok "without a slurm.conf: a note that nothing was checked against it" \
+	$([ $? = 0 ] && echo "$out" | grep -q "note: $tmp/none.conf cannot be read here"; echo $?) "$out"
+
 printf 'Period=0\n' >"$tmp/etc/hmrf.conf"
 out=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" --check-config 2>/dev/null)
 err=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" --check-config 2>&1 >/dev/null)
