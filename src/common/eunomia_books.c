@@ -37,9 +37,9 @@ struct eunomia_books {
 	running_t *run;
 	size_t nrun, caprun;
 	double common_rate; /* 0: unknown */
-	double charged;	    /* charged up to here */
-	double since;	    /* history starts here; -INFINITY: recovered */
-	double saved_at;    /* charged up to this in the loaded state */
+	double charged; /* charged up to here */
+	double since; /* history starts here; -INFINITY: recovered */
+	double saved_at; /* charged up to this in the loaded state */
 	bool recovering;
 	eunomia_account_t *scratch; /* for gaps and rank */
 	int scratch_cap;
@@ -265,13 +265,13 @@ static int _same_window(const ledger_t *l, const window_spec_t *w,
 		return 0;
 	window_format(sw, was, sizeof(was));
 	window_format(w, want, sizeof(want));
-	return err_set(err, -ESTALE,
-		       "the state holds progress over window %s (bucket %g s), not %s (bucket %g s)",
-		       was, ledger_bucket(l), want, bucket);
+	return err_set(
+		err, -ESTALE,
+		"the state holds progress over window %s (bucket %g s), not %s (bucket %g s)",
+		was, ledger_bucket(l), want, bucket);
 }
 
-static int _load_names(eunomia_books_t *b, json_object *names,
-		       horae_err_t *err)
+static int _load_names(eunomia_books_t *b, json_object *names, horae_err_t *err)
 {
 	size_t n = json_object_array_length(names);
 
@@ -287,8 +287,7 @@ static int _load_names(eunomia_books_t *b, json_object *names,
 		if (!json_object_is_type(v, json_type_string))
 			return err_set(err, -EINVAL,
 				       "'accounts[%zu]' is not a string", i);
-		if (names_intern(b->names, json_object_get_string(v)) !=
-		    (int)i)
+		if (names_intern(b->names, json_object_get_string(v)) != (int)i)
 			return err_set(err, -EINVAL,
 				       "'accounts[%zu]' ('%s') appears twice",
 				       i, json_object_get_string(v));
@@ -417,8 +416,8 @@ int eunomia_books_start(eunomia_books_t *b, uint32_t id, int a, double rate,
 	return _track(b, id, a, rate, start, paused);
 }
 
-int eunomia_books_running(eunomia_books_t *b, uint32_t id, int a,
-			  double rate, double start, bool paused)
+int eunomia_books_running(eunomia_books_t *b, uint32_t id, int a, double rate,
+			  double start, bool paused)
 {
 	int rc;
 
@@ -580,8 +579,7 @@ static int _scratch_accounts(eunomia_books_t *b, double now, double *mono)
 		b->scratch = p;
 		b->scratch_cap = n;
 	}
-	return eunomia_books_accounts(b, now, b->scratch, b->scratch_cap,
-				      mono);
+	return eunomia_books_accounts(b, now, b->scratch, b->scratch_cap, mono);
 }
 
 int eunomia_books_gaps(eunomia_books_t *b, double now, double *gap, int n)
@@ -597,8 +595,8 @@ int eunomia_books_gaps(eunomia_books_t *b, double now, double *gap, int n)
 		return rc;
 	fair = eunomia_fair_share(b->scratch, count, mono);
 	for (int a = 0; a < count; a++)
-		gap[a] = eunomia_gap(eunomia_account_share(&b->scratch[a], mono),
-				     fair);
+		gap[a] = eunomia_gap(
+			eunomia_account_share(&b->scratch[a], mono), fair);
 	return 0;
 }
 
@@ -610,13 +608,15 @@ int eunomia_books_rank(eunomia_books_t *b, double now,
 	int rc;
 
 	if (!b || !isfinite(now))
-		return err_set(err, -EINVAL, "eunomia books: missing arguments");
+		return err_set(err, -EINVAL,
+			       "eunomia books: missing arguments");
 	for (size_t j = 0; j < njobs && jobs; j++)
 		if (jobs[j].account < 0 ||
 		    jobs[j].account >= eunomia_books_count(b))
-			return err_set(err, -EINVAL,
-				       "eunomia books: job %zu has unknown account %d",
-				       j, jobs[j].account);
+			return err_set(
+				err, -EINVAL,
+				"eunomia books: job %zu has unknown account %d",
+				j, jobs[j].account);
 	if ((rc = _scratch_accounts(b, now, &mono)))
 		return err_set(err, rc, "eunomia books: %s",
 			       rc == -ENOMEM ? "out of memory" :

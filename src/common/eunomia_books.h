@@ -135,8 +135,8 @@ int eunomia_books_start(eunomia_books_t *b, uint32_t id, int a, double rate,
  * tracked and charged from max(start, the last charge).  Returns 1 when
  * it was new, 0 when it was already tracked, or -EINVAL / -ENOMEM.
  */
-int eunomia_books_running(eunomia_books_t *b, uint32_t id, int a,
-			  double rate, double start, bool paused);
+int eunomia_books_running(eunomia_books_t *b, uint32_t id, int a, double rate,
+			  double start, bool paused);
 
 /* Whether job id is tracked. */
 bool eunomia_books_tracked(const eunomia_books_t *b, uint32_t id);

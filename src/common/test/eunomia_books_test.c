@@ -23,8 +23,8 @@
 #include "../hmrf_state.h"
 #include "../rng.h"
 
-static eunomia_books_t *_books(window_kind_t kind, double length,
-			       double bucket, double now)
+static eunomia_books_t *_books(window_kind_t kind, double length, double bucket,
+			       double now)
 {
 	window_spec_t w = { .kind = kind, .length = length };
 	horae_err_t err;
@@ -53,8 +53,9 @@ START_TEST(test_badargs)
 	horae_err_t err;
 	double mono, gap[1];
 	size_t order[1];
-	eunomia_job_t job = { .account = 5, .rate = 1, .duration = 1,
-			      .runnable = true };
+	eunomia_job_t job = {
+		.account = 5, .rate = 1, .duration = 1, .runnable = true
+	};
 
 	ck_assert_ptr_null(eunomia_books_create(NULL, 0, 0, &err));
 	ck_assert_int_eq(errno, EINVAL);
@@ -86,8 +87,7 @@ START_TEST(test_badargs)
 	ck_assert_int_eq(eunomia_books_pause(b, 2, true, 5), -ENOENT);
 	ck_assert_int_eq(eunomia_books_resize(b, 1, NAN, 5), -EINVAL);
 	ck_assert_int_eq(eunomia_books_charge(b, INFINITY), -EINVAL);
-	ck_assert_int_eq(eunomia_books_accounts(b, 5, acct, 1, &mono),
-			 -ERANGE);
+	ck_assert_int_eq(eunomia_books_accounts(b, 5, acct, 1, &mono), -ERANGE);
 	ck_assert_int_eq(eunomia_books_gaps(b, 5, gap, 1), -ERANGE);
 	/* Nothing was charged by the failures. */
 	ck_assert_double_eq(eunomia_books_charged_until(b), 0);
@@ -399,10 +399,9 @@ static void _feed_plugin(eunomia_books_t *b, const trace_t *t, double from,
 				break;
 			case 2:
 			case 3:
-				ck_assert_int_eq(
-					eunomia_books_pause(b, id,
-							    x == j->p0, x),
-					0);
+				ck_assert_int_eq(eunomia_books_pause(
+							 b, id, x == j->p0, x),
+						 0);
 				break;
 			case 4:
 				ck_assert_int_eq(eunomia_books_end(b, id, x),
@@ -435,18 +434,16 @@ static void _feed_sim(eunomia_books_t *b, const trace_t *t, double from,
 			for (int i = 0; i < t->njobs; i++) {
 				const tjob_t *j = &t->job[i];
 
-				if (j->acct != a || x < j->start ||
-				    x >= j->end)
+				if (j->acct != a || x < j->start || x >= j->end)
 					continue;
 				n++;
-				if (!(j->p1 > j->p0 && x >= j->p0 &&
-				      x < j->p1))
+				if (!(j->p1 > j->p0 && x >= j->p0 && x < j->p1))
 					rate += j->rate;
 			}
 			if (n && !eunomia_books_tracked(b, a))
-				ck_assert_int_eq(eunomia_books_start(
-							 b, a, a, rate, x,
-							 false),
+				ck_assert_int_eq(eunomia_books_start(b, a, a,
+								     rate, x,
+								     false),
 						 0);
 			else if (n)
 				ck_assert_int_eq(
@@ -569,8 +566,8 @@ static void _generate(trace_t *t, rng_t *r)
 		j->start = 1 + (double)rng_below(r, 150);
 		j->end = j->start + 1 + (double)rng_below(r, 80);
 		if (j->end - j->start > 4 && rng_below(r, 3) == 0) {
-			j->p0 = j->start + 1 + (double)rng_below(
-						       r, j->end - j->start - 3);
+			j->p0 = j->start + 1 +
+				(double)rng_below(r, j->end - j->start - 3);
 			j->p1 = j->p0 + 1 +
 				(double)rng_below(r, j->end - j->p0 - 1);
 		}
@@ -584,8 +581,8 @@ static double _overlap(double a0, double a1, double b0, double b1)
 	return fmax(0, fmin(a1, b1) - fmax(a0, b0));
 }
 
-static void _model(const trace_t *t, double now, double *progress,
-		   bool *active, double *span)
+static void _model(const trace_t *t, double now, double *progress, bool *active,
+		   double *span)
 {
 	double ws = t->w.kind == WINDOW_NONE ?
 			    -INFINITY :
@@ -625,8 +622,8 @@ static void _check_model(eunomia_books_t *b, const trace_t *t, double now)
 		double share = progress[a] / (t->weight[a] * f);
 
 		ck_assert_msg(fabs(acct[a].progress - progress[a]) <= 1e-9,
-			      "at %g account %d: books %.17g, model %.17g",
-			      now, a, acct[a].progress, progress[a]);
+			      "at %g account %d: books %.17g, model %.17g", now,
+			      a, acct[a].progress, progress[a]);
 		ck_assert_int_eq(acct[a].active, active[a]);
 		ck_assert_double_eq_tol(eunomia_account_share(&acct[a], mono),
 					share, 1e-12);
