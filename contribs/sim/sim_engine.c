@@ -307,9 +307,11 @@ static int _sample(sim_t *s, double t)
 {
 	double mono;
 
-	/* The books as they are at the last event (s->now): the progress
-	 * charged up to t, the monopoly span up to s->now. */
-	if (eunomia_books_accounts(s->eb, s->now, s->ea, s->na, &mono))
+	/* The books as charged (up to t, or to this instant's events when
+	 * t is within EPS of them): progress and monopoly span both up to
+	 * there, charging nothing new. */
+	if (eunomia_books_accounts(s->eb, eunomia_books_charged_until(s->eb),
+				   s->ea, s->na, &mono))
 		return -EINVAL;
 	for (int a = 0; a < s->na; a++) {
 		const acct_t *ac = &s->ac[a];
