@@ -235,6 +235,11 @@ json_object *eunomia_books_to_json(const eunomia_books_t *b)
 	json_object_object_add(doc, "tres", json_object_new_string("progress"));
 	json_object_object_add(doc, "charged_until",
 			       json_object_new_double(b->charged));
+	/* Not in the first format: a reader before these books ignores it,
+	 * and a state without it has no known start. */
+	if (isfinite(b->since))
+		json_object_object_add(doc, "since",
+				       json_object_new_double(b->since));
 	json_object_object_add(doc, "accounts", names);
 	json_object_object_add(doc, "last_start", ls);
 	json_object_object_add(doc, "usage", usage);
@@ -299,7 +304,7 @@ eunomia_books_t *eunomia_books_from_json(json_object *doc,
 					 const window_spec_t *w, double bucket,
 					 horae_err_t *err)
 {
-	json_object *names, *usage, *cu, *tres;
+	json_object *names, *usage, *cu, *tres, *since;
 	eunomia_books_t *b = NULL;
 	horae_err_t lerr;
 	int rc = -EINVAL;
@@ -328,6 +333,13 @@ eunomia_books_t *eunomia_books_from_json(json_object *doc,
 		err_set(err, -EINVAL, "'tres' is not \"progress\"");
 		goto fail;
 	}
+	b->since = -INFINITY;
+	if (json_object_object_get_ex(doc, "since", &since) &&
+	    (!json_number(since, &b->since) || b->since > b->charged)) {
+		err_set(err, -EINVAL,
+			"'since' is not a finite number up to charged_until");
+		goto fail;
+	}
 	if (!(b->progress = ledger_from_json(usage, &lerr))) {
 		err_set(err, -EINVAL, "usage: %s", lerr.text);
 		goto fail;
@@ -335,7 +347,6 @@ eunomia_books_t *eunomia_books_from_json(json_object *doc,
 	if ((rc = _same_window(b->progress, w, bucket, err)) ||
 	    (rc = _load_names(b, names, err)))
 		goto fail;
-	b->since = -INFINITY;
 	b->saved_at = b->charged;
 	b->recovering = true;
 	return b;

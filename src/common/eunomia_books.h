@@ -31,8 +31,9 @@
  *   eunomia_books_recovered() (eunomia_books_ran).
  * - Charging moves the ledger's clock forward, never back.
  * - The monopoly span is now - max(the window's start, when the books
- *   started); a recovered history has no known start, so only the window
- *   bounds it; without either (or shorter than 1 s) it is 1 s.
+ *   started); the start is saved with the state, and a state saved
+ *   without it (by select/eunomia before these books) has none, so only
+ *   the window bounds it; without either (or shorter than 1 s) it is 1 s.
  * - An account is active (counts in the fair share) when it has a running
  *   job, progress in the window, or the adapter says it waits.
  * - An account's own monopoly is its monopoly rate x the span (0 while its
@@ -74,7 +75,7 @@ eunomia_books_t *eunomia_books_create(const window_spec_t *w, double bucket,
 /*
  * Books from eunomia_books_to_json() output (or a state select/eunomia
  * saved before these books existed), recovered: charged up to the saved
- * time, with no known start.  Returns NULL with errno EINVAL (err names
+ * time, started when the state says (no known start when it does not).  Returns NULL with errno EINVAL (err names
  * what is wrong), ESTALE (the state holds progress over another window or
  * bucket than w and bucket; err says which) or ENOMEM.
  */
@@ -86,8 +87,8 @@ eunomia_books_t *eunomia_books_from_json(json_object *doc,
 void eunomia_books_destroy(eunomia_books_t **b);
 
 /*
- * The persistent part (accounts, progress ledger, charged up to) as a new
- * JSON document the caller owns, or NULL with errno ENOMEM.
+ * The persistent part (accounts, progress ledger, charged up to, started
+ * at) as a new JSON document the caller owns, or NULL with errno ENOMEM.
  */
 json_object *eunomia_books_to_json(const eunomia_books_t *b);
 

@@ -308,6 +308,38 @@ START_TEST(test_state_round_trip)
 }
 END_TEST
 
+/* The books' start is saved: after a restart the monopoly span still runs
+ * from it, not from nowhere (1 s without a window, before it was saved). */
+START_TEST(test_start_survives_restart)
+{
+	window_spec_t w = { .kind = WINDOW_NONE };
+	eunomia_books_t *b = _books(w.kind, 0, 0, 100), *c;
+	json_object *doc, *v;
+	horae_err_t err;
+
+	ck_assert_int_eq(eunomia_books_charge(b, 400), 0);
+	ck_assert_ptr_nonnull(doc = eunomia_books_to_json(b));
+	c = eunomia_books_from_json(doc, &w, 0, &err);
+	ck_assert_msg(c != NULL, "%s", err.text);
+	ck_assert_double_eq(eunomia_books_span(c, 500), 400);
+	eunomia_books_destroy(&c);
+	/* A start after the charge is no start. */
+	json_object_object_add(doc, "since", json_object_new_double(450));
+	ck_assert_ptr_null(eunomia_books_from_json(doc, &w, 0, &err));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.text, "since"));
+	/* Without it (the first format): no start. */
+	json_object_object_del(doc, "since");
+	ck_assert(!json_object_object_get_ex(doc, "since", &v));
+	c = eunomia_books_from_json(doc, &w, 0, &err);
+	ck_assert_ptr_nonnull(c);
+	ck_assert_double_eq(eunomia_books_span(c, 500), 1);
+	json_object_put(doc);
+	eunomia_books_destroy(&b);
+	eunomia_books_destroy(&c);
+}
+END_TEST
+
 /* --- traces: one recorded sequence, fed two ways --------------------------- */
 
 #define T_ACCTS 4
@@ -686,6 +718,7 @@ int main(void)
 	tc = tcase_create("state");
 	tcase_add_test(tc, test_old_state_loads);
 	tcase_add_test(tc, test_state_round_trip);
+	tcase_add_test(tc, test_start_survives_restart);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("one_set_of_books");
 	tcase_set_timeout(tc, 60);
