@@ -618,16 +618,22 @@ int eunomia_books_rank(eunomia_books_t *b, double now,
 	double mono;
 	int rc;
 
-	if (!b || !isfinite(now))
+	if (!b || !isfinite(now) || (njobs && (!jobs || !order)))
 		return err_set(err, -EINVAL,
 			       "eunomia books: missing arguments");
-	for (size_t j = 0; j < njobs && jobs; j++)
+	/* What eunomia_rank would refuse, refused before anything is
+	 * charged. */
+	if (!(b->common_rate > 0))
+		return err_set(err, -EINVAL,
+			       "eunomia books: no monopoly rate to rank by");
+	for (size_t j = 0; j < njobs; j++)
 		if (jobs[j].account < 0 ||
-		    jobs[j].account >= eunomia_books_count(b))
+		    jobs[j].account >= eunomia_books_count(b) ||
+		    !(jobs[j].rate >= 0) || !isfinite(jobs[j].rate))
 			return err_set(
 				err, -EINVAL,
-				"eunomia books: job %zu has unknown account %d",
-				j, jobs[j].account);
+				"eunomia books: job %zu has account %d, rate %g",
+				j, jobs[j].account, jobs[j].rate);
 	if ((rc = _scratch_accounts(b, now, &mono)))
 		return err_set(err, rc, "eunomia books: %s",
 			       rc == -ENOMEM ? "out of memory" :

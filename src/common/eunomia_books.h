@@ -210,7 +210,8 @@ int eunomia_books_gaps(eunomia_books_t *b, double now, double *gap, int n);
 /*
  * Charge to now and rank jobs[] (eunomia_rank) by the books: order[k] is
  * the index of the k-th job.  Returns 0, -EINVAL (err says what: a bad
- * job, the common rate unknown), or -ENOMEM; order untouched on failure.
+ * job, the common rate unknown; nothing charged), or -ENOMEM; order
+ * untouched on failure.
  */
 int eunomia_books_rank(eunomia_books_t *b, double now,
 		       const eunomia_job_t *jobs, size_t njobs, size_t *order,

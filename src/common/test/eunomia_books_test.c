@@ -98,6 +98,7 @@ START_TEST(test_badargs)
 	ck_assert_int_eq(eunomia_books_rank(b, 5, &job, 1, order, &err),
 			 -EINVAL);
 	ck_assert_ptr_nonnull(strstr(err.text, "monopoly"));
+	ck_assert_double_eq(eunomia_books_charged_until(b), 0);
 	ck_assert_int_eq(eunomia_books_set_common_rate(b, 4), 0);
 	ck_assert_int_eq(eunomia_books_rank(b, 5, &job, 1, order, &err), 0);
 	ck_assert_int_eq(order[0], 0);
