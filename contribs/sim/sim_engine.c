@@ -15,12 +15,12 @@
 #include <string.h>
 
 #include "eunomia.h"
+#include "eunomia_books.h"
 #include "heap.h"
 #include "hmrf.h"
 #include "hmrf_books.h"
 #include "justice.h"
 #include "justice_history.h"
-#include "ledger.h"
 #include "place_rrr.h"
 #include "placement.h"
 #include "psdsf.h"
@@ -71,7 +71,7 @@ typedef struct sim {
 	tres_vec_t cap, idle_total;
 	double total_cpus, total_rate;
 	hmrf_books_t *books; /* H-MRF's, as priority/hmrf keeps them */
-	ledger_t *progress;
+	eunomia_books_t *eb; /* Eunomia's, as select/eunomia keeps them */
 	ev_t *heap;
 	size_t nheap, heapcap;
 	place_rrr_t *rrr;
@@ -88,6 +88,7 @@ typedef struct sim {
 	size_t *order;
 	tsf_account_t *ta;
 	eunomia_account_t *ea;
+	double *gap;
 	psdsf_user_t *pu;
 	place_node_t *pn;
 	int *pidx;
@@ -281,44 +282,46 @@ static int _charge(sim_t *s, double t)
 
 	if (dt <= 0)
 		return 0;
-	if (_books_feed(s, t))
+	if (_books_feed(s, t) || eunomia_books_charge(s->eb, t))
 		return -EINVAL;
 	for (int a = 0; a < s->na; a++) {
 		acct_t *ac = &s->ac[a];
-		tres_vec_t rate;
 
-		tres_zero(&rate);
-		rate.v[0] = ac->rate;
-		if (ledger_charge(s->progress, a, &rate, s->charged, t))
-			return -EINVAL;
 		for (int i = 0; i < TRES_MAX; i++)
 			s->r->used.v[i] += ac->running.v[i] * dt;
 	}
-	if (ledger_advance(s->progress, t))
-		return -EINVAL;
 	s->charged = t;
 	return 0;
 }
 
-static double _monopoly(const sim_t *s)
+/*
+ * Account a's progress rate changed at now (a task started or ended):
+ * Eunomia's books hold one entry per account (id a) while it runs
+ * anything, at the sum of its tasks' rates.
+ */
+static int _progress_rate(sim_t *s, int a)
 {
-	double start = fmax(ledger_window_start(s->progress), 0);
+	const acct_t *ac = &s->ac[a];
+	bool tracked = eunomia_books_tracked(s->eb, (uint32_t)a);
 
-	return s->total_rate * fmax(s->now - start, 1.0);
-}
-
-static double _progress(const sim_t *s, int a)
-{
-	tres_vec_t u;
-
-	ledger_usage(s->progress, a, &u);
-	return u.v[0];
+	if (ac->running_tasks > 0 && tracked)
+		return eunomia_books_resize(s->eb, a, ac->rate, s->now);
+	if (ac->running_tasks > 0)
+		return eunomia_books_start(s->eb, a, a, ac->rate, s->now,
+					   false);
+	return tracked ? eunomia_books_end(s->eb, a, s->now) : 0;
 }
 
 static int _sample(sim_t *s, double t)
 {
-	double mono = _monopoly(s);
+	double mono;
 
+	/* The books as charged (up to t, or to this instant's events when
+	 * t is within EPS of them): progress and monopoly span both up to
+	 * there, charging nothing new. */
+	if (eunomia_books_accounts(s->eb, eunomia_books_charged_until(s->eb),
+				   s->ea, s->na, &mono))
+		return -EINVAL;
 	for (int a = 0; a < s->na; a++) {
 		const acct_t *ac = &s->ac[a];
 		double w = s->t->accounts[a].weight;
@@ -350,8 +353,7 @@ static int _sample(sim_t *s, double t)
 		x->dominant = hmrf_dominant(&used, &s->cap, w);
 		x->share_now = hmrf_dominant(&ac->running, &s->cap, w);
 		x->beta = hmrf_beta(&used, &nsv);
-		x->progress_share =
-			eunomia_progress_share(_progress(s, a), mono, w);
+		x->progress_share = eunomia_account_share(&s->ea[a], mono);
 		x->task_share =
 			ac->mono_tasks > 0 ?
 				ac->running_tasks / (w * ac->mono_tasks) :
@@ -415,6 +417,7 @@ static void _release(sim_t *s, int j, int k)
 		ac->running_tasks = 0;
 		ac->rate = 0;
 	}
+	(void)_progress_rate(s, job->account); /* an end cannot fail */
 	jr->cpu_time += job->demand.v[s->cpu] * (s->now - js->task_start[k]);
 	js->task_start[k] = NAN;
 	js->running--;
@@ -486,6 +489,8 @@ static int _begin_task(sim_t *s, int j, int k)
 	ac->running_tasks++;
 	ac->pending_tasks--;
 	ac->rate += job->demand.v[s->cpu] * speed;
+	if (_progress_rate(s, job->account))
+		return -ENOMEM;
 	hmrf_books_started(s->books, job->account, s->now);
 	if (isnan(jr->start))
 		jr->start = s->now;
@@ -794,8 +799,6 @@ static int _rank(sim_t *s, size_t n)
 		rc = tsf_rank(s->ta, s->na, s->tj, n, s->order, NULL);
 		break;
 	case SIM_ORDER_EUNOMIA: {
-		double mono = _monopoly(s);
-
 		for (size_t k = 0; k < n; k++) {
 			const sim_job_t *job = &s->t->jobs[s->ent_job[k]];
 			double cs = 0, cpus = job->demand.v[s->cpu];
@@ -816,7 +819,8 @@ static int _rank(sim_t *s, size_t n)
 						    s->hj[k].duration;
 			s->ej[k].runnable = true;
 		}
-		rc = eunomia_rank(s->ea, s->na, mono, s->ej, n, s->order, NULL);
+		rc = eunomia_books_rank(s->eb, s->now, s->ej, n, s->order,
+					NULL);
 		break;
 	}
 	default:
@@ -825,23 +829,18 @@ static int _rank(sim_t *s, size_t n)
 	return rc;
 }
 
-/* Eunomia's per-account accounts and placement gaps for this pass. */
-static void _eunomia_books(sim_t *s)
+/* Eunomia's books for this pass: which accounts wait (active with
+ * nothing running and no progress yet), and the placement gaps. */
+static int _eunomia_books(sim_t *s)
 {
-	double mono = _monopoly(s), fair;
-
-	for (int a = 0; a < s->na; a++) {
-		s->ea[a].weight = s->t->accounts[a].weight;
-		s->ea[a].progress = _progress(s, a);
-		s->ea[a].monopoly = 0;
-		s->ea[a].active = s->ac[a].qhead >= 0 ||
-				  s->ac[a].running_tasks > 0 ||
-				  s->ea[a].progress > 0;
-	}
-	fair = eunomia_fair_share(s->ea, s->na, mono);
 	for (int a = 0; a < s->na; a++)
-		s->ac[a].gap = eunomia_gap(
-			eunomia_account_share(&s->ea[a], mono), fair);
+		if (eunomia_books_set_waiting(s->eb, a, s->ac[a].qhead >= 0))
+			return -EINVAL;
+	if (eunomia_books_gaps(s->eb, s->now, s->gap, s->na))
+		return -ENOMEM;
+	for (int a = 0; a < s->na; a++)
+		s->ac[a].gap = s->gap[a];
+	return 0;
 }
 
 static int _cmp_int(const void *x, const void *y)
@@ -938,9 +937,10 @@ static int _pass_ordered(sim_t *s)
 
 		if (n <= 0)
 			return (int)(n < 0 ? n : 0);
-		if (s->c->policy.kind == SIM_ORDER_EUNOMIA ||
-		    s->c->placement.score == PLACE_EUNOMIA)
-			_eunomia_books(s);
+		if ((s->c->policy.kind == SIM_ORDER_EUNOMIA ||
+		     s->c->placement.score == PLACE_EUNOMIA) &&
+		    (rc = _eunomia_books(s)))
+			return rc;
 		if ((rc = _rank(s, n)))
 			return rc;
 		for (long k = 0; k < n; k++) {
@@ -1106,6 +1106,31 @@ static int _pass(sim_t *s)
 
 /* --- set-up and the loop ----------------------------------------------- */
 
+/* Eunomia's books over the trace's accounts (named by index, as H-MRF's)
+ * and weights; the monopoly is the cluster's CPUs x speeds, one for all
+ * accounts (the trace has no per-account speeds), measured from time 0. */
+static int _eunomia_create(sim_t *s, horae_err_t *err)
+{
+	if (!(s->eb = eunomia_books_create(&s->c->window, s->c->bucket, 0,
+					   err)))
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	for (int a = 0; a < s->na; a++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "%d", a);
+		if (eunomia_books_account(s->eb, name) != a ||
+		    eunomia_books_set_weight(s->eb, a,
+					     s->t->accounts[a].weight))
+			return err_set(err, -EINVAL,
+				       "account %d: cannot keep its progress",
+				       a);
+	}
+	if (eunomia_books_set_common_rate(s->eb, s->total_rate))
+		return err_set(err, -EINVAL, "the nodes' speed sum is %g",
+			       s->total_rate);
+	return 0;
+}
+
 /* H-MRF's books over the trace's TRES, accounts and weights. */
 static int _books_create(sim_t *s, horae_err_t *err)
 {
@@ -1177,6 +1202,7 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	s->open_pos = calloc(s->nn, sizeof(int));
 	s->ta = calloc(s->na, sizeof(*s->ta));
 	s->ea = calloc(s->na, sizeof(*s->ea));
+	s->gap = calloc(s->na, sizeof(*s->gap));
 	s->pu = calloc(s->na, sizeof(*s->pu));
 	s->pn = calloc(s->nn, sizeof(*s->pn));
 	s->pidx = calloc(s->nn + s->na, sizeof(int));
@@ -1185,7 +1211,7 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	s->ocap = calloc(s->nn, sizeof(tres_vec_t));
 	s->oidle = calloc(s->nn, sizeof(tres_vec_t));
 	if (!s->r || !s->js || !s->ac || !s->idle || !s->open || !s->open_pos ||
-	    !s->ta || !s->ea || !s->pu || !s->pn || !s->pidx ||
+	    !s->ta || !s->ea || !s->gap || !s->pu || !s->pn || !s->pidx ||
 	    !s->scores || !s->fits || !s->ocap || !s->oidle)
 		return -ENOMEM;
 	s->r->njobs = t->njobs;
@@ -1218,10 +1244,8 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	s->r->capacity = s->cap;
 	if ((rc = _books_create(s, err)))
 		return rc;
-	if (!(s->progress = ledger_create(&c->window, c->bucket, 1, 0, err)))
-		return -EINVAL;
-	if (ledger_grow(s->progress, s->na))
-		return -ENOMEM;
+	if ((rc = _eunomia_create(s, err)))
+		return rc;
 	if (c->placement.rrr && !(s->rrr = place_rrr_create(s->nn, c->seed)))
 		return -ENOMEM;
 	if (c->admission.on &&
@@ -1251,6 +1275,7 @@ static void _teardown(sim_t *s)
 	free(s->order);
 	free(s->ta);
 	free(s->ea);
+	free(s->gap);
 	free(s->pu);
 	free(s->pn);
 	free(s->pidx);
@@ -1259,7 +1284,7 @@ static void _teardown(sim_t *s)
 	free(s->ocap);
 	free(s->oidle);
 	hmrf_books_destroy(&s->books);
-	ledger_destroy(&s->progress);
+	eunomia_books_destroy(&s->eb);
 	place_rrr_destroy(&s->rrr);
 	justice_history_destroy(&s->hist);
 }

@@ -144,8 +144,9 @@ int ledger_count(const ledger_t *l)
 
 static void _zero_all(ledger_t *l)
 {
-	memset(l->data, 0,
-	       (size_t)l->count * l->nslots * l->ntres * sizeof(double));
+	if (l->data) /* none before the first account */
+		memset(l->data, 0,
+		       (size_t)l->count * l->nslots * l->ntres * sizeof(double));
 }
 
 int ledger_advance(ledger_t *l, double now)

@@ -3,9 +3,9 @@
  * fuzz_state.c - libFuzzer target for the state files and the documents
  * they carry: state.h's checksummed envelope and the readers of what the
  * plugins save and publish (hmrf_state_from_json, which reads two ledgers
- * with ledger_from_json; justice_history_from_json and
- * justice_counts_from_json; eunomia_shares_from_json;
- * hmrf_shares_from_json).
+ * with ledger_from_json; eunomia_books_from_json;
+ * justice_history_from_json and justice_counts_from_json;
+ * eunomia_shares_from_json; hmrf_shares_from_json).
  *
  * Each input is used twice.  As a whole file it goes to state_load (which
  * only reads from a path: the scratch file) under each kind a plugin
@@ -24,6 +24,7 @@
 
 #include <json-c/json.h>
 
+#include "eunomia_books.h"
 #include "eunomia_shares.h"
 #include "hmrf_shares.h"
 #include "hmrf_state.h"
@@ -35,10 +36,6 @@
 
 #include "fuzz_util.h"
 
-/* select/eunomia saves an hmrf_state_t under its own kind
- * (src/plugins/select/eunomia/eunomia_progress.h, which needs Slurm). */
-#define FUZZ_EUNOMIA_STATE_KIND "horae-eunomia"
-
 static void _hmrf_state(json_object *doc)
 {
 	hmrf_state_t *st = hmrf_state_from_json(doc, NULL);
@@ -47,6 +44,34 @@ static void _hmrf_state(json_object *doc)
 	if (st)
 		json_object_put(hmrf_state_to_json(st));
 	hmrf_state_destroy(&st);
+}
+
+/* select/eunomia's books, under the window their own ledger names (so the
+ * reader gets past the window check), and the old reader of that kind. */
+static void _eunomia_state(json_object *doc)
+{
+	window_spec_t w = { .kind = WINDOW_NONE };
+	eunomia_account_t acct[64];
+	eunomia_books_t *b;
+	double bucket = 0, mono;
+	json_object *u;
+	ledger_t *l;
+
+	if (json_object_is_type(doc, json_type_object) &&
+	    json_object_object_get_ex(doc, "usage", &u) &&
+	    (l = ledger_from_json(u, NULL))) {
+		w = *ledger_window(l);
+		bucket = ledger_bucket(l);
+		ledger_destroy(&l);
+	}
+	b = eunomia_books_from_json(doc, &w, bucket, NULL);
+	if (b) {
+		eunomia_books_accounts(b, eunomia_books_charged_until(b), acct,
+				       64, &mono);
+		json_object_put(eunomia_books_to_json(b));
+	}
+	eunomia_books_destroy(&b);
+	_hmrf_state(doc);
 }
 
 static void _ledger(json_object *doc)
@@ -110,7 +135,7 @@ static const struct {
 	void (*read)(json_object *doc);
 } kinds[] = {
 	{ HMRF_STATE_KIND, HMRF_STATE_VERSION, _hmrf_state },
-	{ FUZZ_EUNOMIA_STATE_KIND, HMRF_STATE_VERSION, _hmrf_state },
+	{ EUNOMIA_STATE_KIND, EUNOMIA_STATE_VERSION, _eunomia_state },
 	{ JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION, _justice },
 	{ JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION_MIN, _justice },
 	{ EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION, _eunomia_shares },

@@ -5,7 +5,8 @@
 # by progress (an account without progress gets the fastest free node, a
 # --constraint is obeyed); progress charged and saved; a slurmctld killed
 # with jobs running comes back with the jobs running where they were and
-# the progress it had saved.
+# the progress it had saved, and its progress shares are shares of the
+# time since the books started, also after a restart.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -121,6 +122,11 @@ tap_ok "and stays up through its periods (priority/hmrf asks for the shares)" $?
 out=$("$HORAE_BINDIR/sfair" -n -P -o Account,ProgressShare -A phys 2>&1)
 tap_ok "sfair still shows phys's progress share ($out)" \
 	$(echo "$out" | awk -F'|' '$1 == "phys" && $2 > 0 { ok = 1 } END { exit !ok }'; echo $?)
+# Window=none: the monopoly span runs from when the books started, which
+# the state keeps; without it the span was 1 s after a restart and the
+# share the whole cluster's progress over one second (4.5 measured).
+tap_ok "and it is a share of the time since the books started: below 1 ($out)" \
+	$(echo "$out" | awk -F'|' '$1 == "phys" && $2 > 0 && $2 < 1 { ok = 1 } END { exit !ok }'; echo $?)
 
 # A clean stop saves the progress one last time.
 hc_stop

@@ -394,6 +394,34 @@ static void _shares(const sim_result_t *r, double at, double *x)
 			x[r->samples[k].account] = r->samples[k].progress_share;
 }
 
+/* A sample between events reads the progress and the monopoly span at
+ * the sample's time: one task of one CPU on a 4-CPU node for 100 s holds
+ * a progress share of 1/4 throughout (measured to the last event, the
+ * span stayed 1 s and the share grew to 12.5, past any account's 1/w). */
+START_TEST(test_progress_share_between_events)
+{
+	sim_trace_t t;
+	sim_result_t *r;
+	int n = 0;
+
+	_trace(&t, 1, 1, 1);
+	t.nodes[0].capacity = _v(4, 4096);
+	_job(&t, 0, 0, 1, _v(1, 1024), 100);
+	r = _run(&t, "eunomia", NULL, 1, 10, 0);
+	for (size_t k = 0; k < r->nsamples; k++) {
+		if (r->samples[k].t < 10 || r->samples[k].t > 100)
+			continue;
+		ck_assert_msg(fabs(r->samples[k].progress_share - 0.25) < 1e-9,
+			      "at %g s: progress share %g", r->samples[k].t,
+			      r->samples[k].progress_share);
+		n++;
+	}
+	ck_assert_int_ge(n, 9);
+	sim_result_destroy(&r);
+	sim_trace_free(&t);
+}
+END_TEST
+
 START_TEST(test_eunomia_micro)
 {
 	sim_trace_t t;
@@ -458,6 +486,7 @@ int main(void)
 	tcase_add_test(tc, test_psdsf_table2);
 	tcase_add_test(tc, test_psdsf_rrr);
 	tcase_add_test(tc, test_eunomia_micro);
+	tcase_add_test(tc, test_progress_share_between_events);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -115,6 +115,14 @@ START_TEST(test_tumbling_reset)
 	ck_assert_int_eq(ledger_advance(l, 50), 0);
 	ck_assert_double_eq(ledger_now(l), 130);
 	ledger_destroy(&l);
+	/* A boundary before any account (no memory yet: the sanitizers'
+	 * null pointer to memset). */
+	l = ledger_create(&(window_spec_t){ WINDOW_TUMBLING, 100 }, 0, 2, 0,
+			  NULL);
+	ck_assert_ptr_nonnull(l);
+	ck_assert_int_eq(ledger_advance(l, 250), 0);
+	ck_assert_double_eq(ledger_window_start(l), 200);
+	ledger_destroy(&l);
 }
 END_TEST
 

@@ -28,18 +28,15 @@ static bool _same_window(const hmrf_state_t *st, const window_spec_t *w,
 	return sw->kind != WINDOW_SLIDING || ledger_bucket(hmrf_state_usage(st)) == bucket;
 }
 
-hmrf_state_t *ledger_file_load(const char *path, const char *kind,
-			       const window_spec_t *w, double bucket,
-			       const char *tres, bool *fatal)
+json_object *ledger_file_read(const char *path, const char *kind,
+			      int version, bool *fatal)
 {
 	json_object *doc = NULL;
 	horae_err_t warn, err;
-	hmrf_state_t *st;
-	char win[64];
 	int rc;
 
 	*fatal = false;
-	rc = state_load(path, kind, HMRF_STATE_VERSION, &doc, &warn, &err);
+	rc = state_load(path, kind, version, &doc, &warn, &err);
 	if (rc == -ENOENT) {
 		info("%s: no saved state in %s: starting from nothing",
 		     plugin_type, path);
@@ -52,6 +49,20 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
 	}
 	if (warn.text[0])
 		error("%s: %s", plugin_type, warn.text);
+	return doc;
+}
+
+hmrf_state_t *ledger_file_load(const char *path, const char *kind,
+			       const window_spec_t *w, double bucket,
+			       const char *tres, bool *fatal)
+{
+	json_object *doc;
+	horae_err_t err;
+	hmrf_state_t *st;
+	char win[64];
+
+	if (!(doc = ledger_file_read(path, kind, HMRF_STATE_VERSION, fatal)))
+		return NULL;
 	st = hmrf_state_from_json(doc, &err);
 	json_object_put(doc);
 	if (!st) {
@@ -84,16 +95,21 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
 	return st;
 }
 
-void ledger_file_save(const char *path, const char *kind,
-		      const hmrf_state_t *snap, long reader)
+void ledger_file_write(const char *path, const char *kind, int version,
+		       json_object *doc, long reader)
 {
-	json_object *doc = hmrf_state_to_json(snap);
 	horae_err_t err;
 
 	if (!doc)
 		error("%s: cannot save state: out of memory", plugin_type);
-	else if (state_save_shared(path, kind, HMRF_STATE_VERSION, doc, reader,
-				   &err))
+	else if (state_save_shared(path, kind, version, doc, reader, &err))
 		error("%s: cannot save state: %s", plugin_type, err.text);
 	json_object_put(doc);
+}
+
+void ledger_file_save(const char *path, const char *kind,
+		      const hmrf_state_t *snap, long reader)
+{
+	ledger_file_write(path, kind, HMRF_STATE_VERSION,
+			  hmrf_state_to_json(snap), reader);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ledger_file.h - loading and saving a plugin's per-account ledgers
- * (core hmrf_state) in StateSaveLocation, with the messages an admin needs:
- * priority/hmrf keeps its usage there, select/eunomia its progress.
+ * in StateSaveLocation, with the messages an admin needs: priority/hmrf
+ * keeps its usage there (core hmrf_state), select/eunomia its progress
+ * (core eunomia_books, through ledger_file_read and ledger_file_write).
  * Formats and fallbacks are the core's (state.h).
  */
 #ifndef HORAE_LEDGER_FILE_H
@@ -28,5 +29,19 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
  * the slow part. */
 void ledger_file_save(const char *path, const char *kind,
 		      const hmrf_state_t *snap, long reader);
+
+/*
+ * The same for any document: load path saved as kind, version.  Returns a
+ * new reference the caller owns; NULL with *fatal false when there is no
+ * saved state (logged) or with *fatal true when it exists but neither it
+ * nor its fallbacks can be read (logged).  A fallback used is logged.
+ */
+json_object *ledger_file_read(const char *path, const char *kind,
+			      int version, bool *fatal);
+
+/* Write doc (consumed; NULL: out of memory, logged) to path as kind,
+ * version, readable by reader as well; logs failures.  No lock held. */
+void ledger_file_write(const char *path, const char *kind, int version,
+		       json_object *doc, long reader);
 
 #endif /* HORAE_LEDGER_FILE_H */

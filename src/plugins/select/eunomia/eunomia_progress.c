@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * eunomia_progress.c - select/eunomia's progress accounting.  See
- * eunomia_progress.h.  Shares, the fair share and the gap come from the
- * core (eunomia.c); this file gathers job and node records.
+ * eunomia_progress.h.  What is charged to whom and when, the monopoly
+ * span, the shares, the fair share and the gap are the core's
+ * (eunomia_books.c, eunomia.c); this file turns job and node records into
+ * progress rates and events for the books, and keeps the locks, the state
+ * file and what is published.
  */
 #include "config.h"
 
@@ -22,9 +25,9 @@
 #include "src/slurmctld/locks.h"
 
 #include "common/eunomia.h"
+#include "common/eunomia_books.h"
 #include "common/eunomia_shares.h"
 #include "common/state.h"
-#include "common/hmrf_state_impl.h" /* until eunomia_books */
 #include "eunomia_progress.h"
 #include "horae_compat.h"
 #include "ledger_file.h"
@@ -42,29 +45,16 @@
 
 extern const char plugin_type[];
 
-typedef struct running {
-	uint32_t job_id;
-	int acct;
-	double rate; /* progress per second */
-	double from; /* charged up to here */
-	bool paused;
-} running_t;
-
 struct eunomia_progress {
 	pthread_mutex_t mutex;
 	eunomia_conf_t *conf;
-	hmrf_state_t *st;     /* names + the "progress" ledger */
+	/* Every rule about what is charged to whom and when, and the span of
+	 * the monopoly: the core's (eunomia_books.h).  This file only turns
+	 * job and node records into rates and events. */
+	eunomia_books_t *books;
 	char *state_path;
 	char *shares_path; /* the published progress shares, for sfair */
-	double saved_at;      /* charged_until of the loaded state */
-	bool recover;	      /* the first sync after a restart */
-	double since;	      /* history starts here (-INFINITY: loaded) */
-	running_t *run;
-	int nrun, caprun;
-	double *mono_rate;    /* per account: its speed x CPUs, 0: unknown */
-	int mono_cap;
-	double common_rate;   /* the same at the cluster's factors, 0: unknown */
-	double *gap;	      /* per account, valid while gap_at == now */
+	double *gap;	   /* per account, valid while gap_at == now */
 	int gap_cap;
 	double gap_at;
 	bool gap_dirty;
@@ -72,26 +62,31 @@ struct eunomia_progress {
 
 /* --- accounts and speeds ------------------------------------------------ */
 
-/* Room in the per-account caches for every known account (accounts also
- * come from a loaded state file, not only from _account). */
-static void _grow_locked(eunomia_progress_t *p)
+/* Each account's weight from the configuration's Account lines. */
+static void _weigh_locked(eunomia_progress_t *p, int a)
 {
-	int n = names_count(p->st->names);
+	const char *name = eunomia_books_name(p->books, a);
 
-	if (n > p->mono_cap) {
-		xrecalloc(p->mono_rate, n, sizeof(double));
-		p->mono_cap = n;
-	}
+	if (eunomia_books_set_weight(p->books, a,
+				     eunomia_conf_share(p->conf, name)))
+		error("%s: account %s: share %g is not positive; ignored",
+		      plugin_type, name, eunomia_conf_share(p->conf, name));
+}
+
+static void _weigh_all_locked(eunomia_progress_t *p)
+{
+	for (int a = 0; a < eunomia_books_count(p->books); a++)
+		_weigh_locked(p, a);
 }
 
 static int _account(eunomia_progress_t *p, const char *name)
 {
-	int a = hmrf_state_account(p->st, name ? name : "");
+	int n = eunomia_books_count(p->books);
+	int a = eunomia_books_account(p->books, name ? name : "");
 
-	if (a < 0)
-		return -1;
-	_grow_locked(p);
-	return a;
+	if (a >= n)
+		_weigh_locked(p, a);
+	return a < 0 ? -1 : a;
 }
 
 static double _speed(eunomia_progress_t *p, const char *account,
@@ -100,36 +95,37 @@ static double _speed(eunomia_progress_t *p, const char *account,
 	return eunomia_conf_speed(p->conf, account, node_ptr->features);
 }
 
-/* The progress per second the whole cluster gives account a alone.  Walks
- * the node table: only where slurmctld holds its node lock. */
+/* The progress per second the whole cluster gives account a alone, told
+ * to the books.  Walks the node table: only where slurmctld holds its node
+ * lock. */
 static double _mono_rate(eunomia_progress_t *p, int a)
 {
-	const char *name = names_get(p->st->names, a);
+	const char *name = eunomia_books_name(p->books, a);
+	double r = eunomia_books_monopoly_rate(p->books, a);
 	node_record_t *node_ptr;
 
-	_grow_locked(p);
-	if (p->mono_rate[a] > 0)
-		return p->mono_rate[a];
+	if (r > 0)
+		return r;
 	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
 	for (int i = 0; (node_ptr = next_node(&i)); i++)
-		p->mono_rate[a] += node_ptr->cpus_efctv *
-				   _speed(p, name, node_ptr);
-	return p->mono_rate[a];
+		r += node_ptr->cpus_efctv * _speed(p, name, node_ptr);
+	eunomia_books_set_monopoly_rate(p->books, a, r);
+	return r;
 }
 
 /* The same at the cluster's own factors (no account line). */
 static double _common_rate(eunomia_progress_t *p)
 {
+	double r = eunomia_books_common_rate(p->books);
 	node_record_t *node_ptr;
-	double r = 0;
 
-	if (p->common_rate > 0)
-		return p->common_rate;
+	if (r > 0)
+		return r;
 	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
 	for (int i = 0; (node_ptr = next_node(&i)); i++)
 		r += node_ptr->cpus_efctv *
 		     speed_of(p->conf->speed, node_ptr->features);
-	p->common_rate = r;
+	eunomia_books_set_common_rate(p->books, r);
 	return r;
 }
 
@@ -167,93 +163,74 @@ fallback:
 	}
 }
 
-/* --- the table of running jobs ----------------------------------------- */
-
-static running_t *_find(eunomia_progress_t *p, uint32_t job_id)
+/* Fill the monopoly-rate caches the period thread publishes from (it may
+ * not walk the node table); slurmctld holds its node lock here. */
+static void _cache_rates_locked(eunomia_progress_t *p)
 {
-	for (int i = 0; i < p->nrun; i++)
-		if (p->run[i].job_id == job_id)
-			return &p->run[i];
-	return NULL;
-}
-
-static void _charge(eunomia_progress_t *p, int acct, double rate, double t0,
-		    double t1)
-{
-	tres_vec_t v;
-
-	if (!(t1 > t0) || !(rate > 0))
-		return;
-	tres_zero(&v);
-	v.v[0] = rate;
-	if (ledger_charge(p->st->usage, acct, &v, t0, t1))
-		error("%s: cannot charge account %s over [%.0f, %.0f]",
-		      plugin_type, names_get(p->st->names, acct), t0, t1);
-	p->gap_dirty = true;
-}
-
-static void _charge_run(eunomia_progress_t *p, running_t *r, double now)
-{
-	if (!r->paused)
-		_charge(p, r->acct, r->rate, r->from, now);
-	if (now > r->from)
-		r->from = now;
-}
-
-static void _track(eunomia_progress_t *p, job_record_t *job_ptr, double from)
-{
-	running_t *r;
-	int a = _account(p, job_ptr->account);
-
-	if (a < 0 || _find(p, job_ptr->job_id))
-		return;
-	if (p->nrun == p->caprun) {
-		p->caprun = p->caprun ? p->caprun * 2 : 64;
-		xrecalloc(p->run, p->caprun, sizeof(running_t));
-	}
-	r = &p->run[p->nrun++];
-	r->job_id = job_ptr->job_id;
-	r->acct = a;
-	r->rate = _job_rate(p, job_ptr);
-	r->from = from;
-	r->paused = IS_JOB_SUSPENDED(job_ptr);
-	p->gap_dirty = true;
-}
-
-static void _untrack(eunomia_progress_t *p, running_t *r)
-{
-	*r = p->run[--p->nrun];
-	p->gap_dirty = true;
+	_common_rate(p);
+	for (int a = 0; a < eunomia_books_count(p->books); a++)
+		_mono_rate(p, a);
 }
 
 /* --- create, destroy, configuration ------------------------------------ */
 
-static hmrf_state_t *_snapshot_locked(eunomia_progress_t *p, char **path)
+/* The state to save (a new document; NULL: out of memory) and where. */
+static json_object *_snapshot_locked(eunomia_progress_t *p, char **path)
 {
 	*path = xstrdup(p->state_path);
-	return hmrf_state_dup(p->st);
+	return eunomia_books_to_json(p->books);
 }
 
-static void _save(hmrf_state_t *snap, char *path)
+static void _save(json_object *snap, char *path)
 {
-	if (snap)
-		ledger_file_save(path, EUNOMIA_STATE_KIND, snap,
-				 STATE_READER_NONE);
-	else
-		error("%s: cannot save state: out of memory", plugin_type);
-	hmrf_state_destroy(&snap);
+	ledger_file_write(path, EUNOMIA_STATE_KIND, EUNOMIA_STATE_VERSION, snap,
+			  STATE_READER_NONE);
 	xfree(path);
 }
 
+/* Every account's weight, progress, own monopoly and activity, charged
+ * to now; *monopoly the common one.  The caller frees the array. */
+static eunomia_account_t *_accounts_at(eunomia_progress_t *p, double now,
+				       double *monopoly)
+{
+	int n = eunomia_books_count(p->books);
+	eunomia_account_t *acct = xcalloc(n ? n : 1, sizeof(*acct));
+
+	if (eunomia_books_accounts(p->books, now, acct, n, monopoly)) {
+		error("%s: cannot read the progress of %d accounts at %.0f",
+		      plugin_type, n, now);
+		xfree(acct);
+	}
+	return acct;
+}
+
+/* The same from the node table as it is now: slurmctld's node lock held
+ * (job_test, the hmrf recalculation). */
+static eunomia_account_t *_accounts_nodes_locked(eunomia_progress_t *p,
+						 double now, double *monopoly)
+{
+	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
+	_cache_rates_locked(p);
+	return _accounts_at(p, now, monopoly);
+}
+
+/* The same without slurmctld's node lock (the period thread): only the
+ * rates already known (an account's unknown own rate counts as 0); NULL
+ * while the common rate is not known yet. */
 static eunomia_account_t *_accounts_cached_locked(eunomia_progress_t *p,
 						  double now,
-						  double *monopoly);
+						  double *monopoly)
+{
+	if (!(eunomia_books_common_rate(p->books) > 0))
+		return NULL;
+	return _accounts_at(p, now, monopoly);
+}
 
 /* The progress shares for sfair, computed now (our lock held, not
  * slurmctld's: cached rates only).  NULL until the rates are known. */
 static json_object *_shares_locked(eunomia_progress_t *p, double now)
 {
-	int n = names_count(p->st->names);
+	int n = eunomia_books_count(p->books);
 	const char **names = xcalloc(n ? n : 1, sizeof(*names));
 	eunomia_account_t *acct;
 	json_object *doc;
@@ -264,7 +241,7 @@ static json_object *_shares_locked(eunomia_progress_t *p, double now)
 		return NULL;
 	}
 	for (int a = 0; a < n; a++)
-		names[a] = names_get(p->st->names, a);
+		names[a] = eunomia_books_name(p->books, a);
 	doc = eunomia_shares_to_json(now, mono, acct, names, n);
 	xfree(names);
 	xfree(acct);
@@ -294,6 +271,31 @@ static void _publish(json_object *doc, const char *path, bool views)
 	json_object_put(doc);
 }
 
+/* The saved books, or NULL: *unreadable says whether a state was there
+ * and could not be read (a window changed since is no such failure: the
+ * history restarts, as the log says). */
+static eunomia_books_t *_load(eunomia_progress_t *p, bool *unreadable)
+{
+	json_object *doc = ledger_file_read(p->state_path, EUNOMIA_STATE_KIND,
+					    EUNOMIA_STATE_VERSION, unreadable);
+	eunomia_books_t *b;
+	horae_err_t err;
+
+	if (!doc)
+		return NULL;
+	b = eunomia_books_from_json(doc, &p->conf->window, p->conf->bucket,
+				    &err);
+	json_object_put(doc);
+	if (!b && errno == ESTALE) {
+		error("%s: %s: %s; the configuration asks for another window, so the history restarts empty",
+		      plugin_type, p->state_path, err.text);
+	} else if (!b) {
+		error("%s: %s: %s", plugin_type, p->state_path, err.text);
+		*unreadable = true;
+	}
+	return b;
+}
+
 eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
 					    const char *state_dir,
 					    bool start_empty)
@@ -307,29 +309,23 @@ eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
 	p->conf = conf;
 	p->state_path = xstrdup_printf("%s/horae_eunomia.state", state_dir);
 	p->shares_path = xstrdup_printf("%s/horae_eunomia.shares", state_dir);
-	p->st = ledger_file_load(p->state_path, EUNOMIA_STATE_KIND,
-				 &conf->window, conf->bucket, "progress",
-				 &unreadable);
+	p->books = _load(p, &unreadable);
 	if (unreadable && !start_empty) {
 		error("%s: refusing to start without the accounted progress; fix or remove %s (and .old), or start slurmctld with -i to start with none",
 		      plugin_type, p->state_path);
 		goto fail;
 	}
-	if (p->st) {
-		p->saved_at = p->st->charged_until;
-		p->recover = true;
-		p->since = -INFINITY;
+	if (p->books) {
 		info("%s: loaded the progress of %d accounts charged up to %.0f",
-		     plugin_type, names_count(p->st->names), p->saved_at);
-	} else {
-		p->st = hmrf_state_create(&conf->window, conf->bucket,
-					  "progress", now, &err);
-		if (!p->st) {
-			error("%s: %s", plugin_type, err.text);
-			goto fail;
-		}
-		p->since = now;
+		     plugin_type, eunomia_books_count(p->books),
+		     eunomia_books_saved_at(p->books));
+	} else if (!(p->books = eunomia_books_create(&conf->window,
+						     conf->bucket, now,
+						     &err))) {
+		error("%s: %s", plugin_type, err.text);
+		goto fail;
 	}
+	_weigh_all_locked(p);
 	p->gap_dirty = true;
 	return p;
 fail:
@@ -342,27 +338,18 @@ fail:
 }
 
 static void _tick(eunomia_progress_t *p, bool views);
-static void _cache_rates_locked(eunomia_progress_t *p);
 
 void eunomia_progress_destroy(eunomia_progress_t **pp)
 {
 	eunomia_progress_t *p;
-	hmrf_state_t *snap;
-	char *path;
 
 	if (!pp || !(p = *pp))
 		return;
-	_tick(p, false);
-	slurm_mutex_lock(&p->mutex);
-	snap = _snapshot_locked(p, &path);
-	slurm_mutex_unlock(&p->mutex);
-	_save(snap, path);
-	hmrf_state_destroy(&p->st);
+	_tick(p, false); /* charges and saves one last time */
+	eunomia_books_destroy(&p->books);
 	eunomia_conf_destroy(&p->conf);
 	xfree(p->state_path);
 	xfree(p->shares_path);
-	xfree(p->run);
-	xfree(p->mono_rate);
 	xfree(p->gap);
 	slurm_mutex_destroy(&p->mutex);
 	xfree(p);
@@ -382,8 +369,8 @@ void eunomia_progress_reconfig(eunomia_progress_t *p, eunomia_conf_t *conf)
 	}
 	eunomia_conf_destroy(&p->conf);
 	p->conf = conf;
-	memset(p->mono_rate, 0, p->mono_cap * sizeof(double));
-	p->common_rate = 0;
+	_weigh_all_locked(p);
+	eunomia_books_forget_rates(p->books);
 	p->gap_dirty = true;
 	/* slurmctld holds its node write lock here: refill the caches, or
 	 * the period thread publishes nothing until the next job starts. */
@@ -409,8 +396,7 @@ double eunomia_progress_period(eunomia_progress_t *p)
 void eunomia_progress_nodes_changed(eunomia_progress_t *p)
 {
 	slurm_mutex_lock(&p->mutex);
-	memset(p->mono_rate, 0, p->mono_cap * sizeof(double));
-	p->common_rate = 0;
+	eunomia_books_forget_rates(p->books);
 	p->gap_dirty = true;
 	/* slurmctld holds its node write lock here: refill the caches, or
 	 * the period thread publishes nothing until the next job starts. */
@@ -420,20 +406,28 @@ void eunomia_progress_nodes_changed(eunomia_progress_t *p)
 
 /* --- job events ---------------------------------------------------------- */
 
-/* Fill the monopoly-rate caches the period thread publishes from (it may
- * not walk the node table); slurmctld holds its node lock here. */
-static void _cache_rates_locked(eunomia_progress_t *p)
+/* A job that ran and ended while slurmctld was down, after the saved
+ * state: the books charge it up to its end.  Returns whether it was one. */
+static bool _recover_ended(eunomia_progress_t *p, job_record_t *job_ptr,
+			   double now)
 {
-	int n = names_count(p->st->names);
+	int a;
 
-	_common_rate(p);
-	for (int a = 0; a < n; a++)
-		_mono_rate(p, a);
+	if (!job_ptr->start_time ||
+	    !(IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr)) ||
+	    !((double)job_ptr->end_time > eunomia_books_saved_at(p->books)) ||
+	    (a = _account(p, job_ptr->account)) < 0)
+		return false;
+	eunomia_books_ran(p->books, a, _job_rate(p, job_ptr),
+			  (double)job_ptr->start_time,
+			  (double)job_ptr->end_time, now);
+	return true;
 }
 
 void eunomia_progress_sync(eunomia_progress_t *p, List jobs)
 {
-	double now = (double)time(NULL), t0;
+	double now = (double)time(NULL);
+	bool recover;
 	ListIterator it;
 	job_record_t *job_ptr;
 	int a, n = 0, recovered = 0;
@@ -441,35 +435,33 @@ void eunomia_progress_sync(eunomia_progress_t *p, List jobs)
 	if (!jobs)
 		return;
 	slurm_mutex_lock(&p->mutex);
+	recover = eunomia_books_recovering(p->books);
 	it = list_iterator_create(jobs);
 	while ((job_ptr = list_next(it))) {
 		if ((IS_JOB_RUNNING(job_ptr) || IS_JOB_SUSPENDED(job_ptr)) &&
 		    job_ptr->start_time) {
-			t0 = fmax((double)job_ptr->start_time,
-				  p->st->charged_until);
-			if (!_find(p, job_ptr->job_id)) {
-				_track(p, job_ptr, t0);
+			if (eunomia_books_tracked(p->books, job_ptr->job_id) ||
+			    (a = _account(p, job_ptr->account)) < 0)
+				continue;
+			/* Charged from its start or the last charge. */
+			if (eunomia_books_running(p->books, job_ptr->job_id, a,
+						  _job_rate(p, job_ptr),
+						  (double)job_ptr->start_time,
+						  IS_JOB_SUSPENDED(job_ptr)) ==
+			    1)
 				n++;
-			}
-		} else if (p->recover && job_ptr->start_time &&
-			   (double)job_ptr->end_time > p->saved_at &&
-			   (IS_JOB_FINISHED(job_ptr) ||
-			    IS_JOB_COMPLETING(job_ptr)) &&
-			   (a = _account(p, job_ptr->account)) >= 0) {
-			/* Ran while slurmctld was down: its record says how
-			 * long. */
-			t0 = fmax((double)job_ptr->start_time, p->saved_at);
-			_charge(p, a, _job_rate(p, job_ptr), t0,
-				fmin((double)job_ptr->end_time, now));
+		} else if (recover && _recover_ended(p, job_ptr, now)) {
 			recovered++;
 		}
 	}
 	list_iterator_destroy(it);
 	_cache_rates_locked(p);
-	if (p->recover && (n || recovered))
+	if (recover && (n || recovered))
 		info("%s: progress of %d running jobs charged from %.0f, of %d jobs that ended meanwhile up to their end",
-		     plugin_type, n, p->saved_at, recovered);
-	p->recover = false;
+		     plugin_type, n, eunomia_books_saved_at(p->books),
+		     recovered);
+	eunomia_books_recovered(p->books);
+	p->gap_dirty = true;
 	slurm_mutex_unlock(&p->mutex);
 }
 
@@ -477,78 +469,65 @@ void eunomia_progress_begin(eunomia_progress_t *p, job_record_t *job_ptr)
 {
 	double start = job_ptr->start_time ? (double)job_ptr->start_time :
 					     (double)time(NULL);
+	int a;
 
 	slurm_mutex_lock(&p->mutex);
-	_track(p, job_ptr, start);
+	if (!eunomia_books_tracked(p->books, job_ptr->job_id) &&
+	    (a = _account(p, job_ptr->account)) >= 0 &&
+	    eunomia_books_start(p->books, job_ptr->job_id, a,
+				_job_rate(p, job_ptr), start,
+				IS_JOB_SUSPENDED(job_ptr)))
+		error("%s: cannot track %pJ's progress", plugin_type, job_ptr);
 	_cache_rates_locked(p);
+	p->gap_dirty = true;
 	slurm_mutex_unlock(&p->mutex);
 }
 
 void eunomia_progress_end(eunomia_progress_t *p, job_record_t *job_ptr)
 {
-	double now = (double)time(NULL), end;
-	running_t *r;
+	double now = (double)time(NULL);
+	double end = job_ptr->end_time ? fmin((double)job_ptr->end_time, now) :
+					 now;
 
 	slurm_mutex_lock(&p->mutex);
-	if ((r = _find(p, job_ptr->job_id))) {
-		end = job_ptr->end_time ? fmin((double)job_ptr->end_time, now) :
-					  now;
-		_charge_run(p, r, end);
-		_untrack(p, r);
-	}
+	if (!eunomia_books_end(p->books, job_ptr->job_id, end))
+		p->gap_dirty = true;
 	slurm_mutex_unlock(&p->mutex);
 }
 
 void eunomia_progress_pause(eunomia_progress_t *p, job_record_t *job_ptr,
 			    bool paused)
 {
-	running_t *r;
-
 	slurm_mutex_lock(&p->mutex);
-	if ((r = _find(p, job_ptr->job_id))) {
-		_charge_run(p, r, (double)time(NULL));
-		r->paused = paused;
+	if (!eunomia_books_pause(p->books, job_ptr->job_id, paused,
+				 (double)time(NULL)))
 		p->gap_dirty = true;
-	}
 	slurm_mutex_unlock(&p->mutex);
 }
 
 void eunomia_progress_resized(eunomia_progress_t *p, job_record_t *job_ptr)
 {
-	running_t *r;
-
 	slurm_mutex_lock(&p->mutex);
-	if ((r = _find(p, job_ptr->job_id))) {
-		_charge_run(p, r, (double)time(NULL));
-		r->rate = _job_rate(p, job_ptr);
+	if (eunomia_books_tracked(p->books, job_ptr->job_id) &&
+	    !eunomia_books_resize(p->books, job_ptr->job_id,
+				  _job_rate(p, job_ptr), (double)time(NULL)))
 		p->gap_dirty = true;
-	}
 	slurm_mutex_unlock(&p->mutex);
 }
 
 /* --- the period ---------------------------------------------------------- */
-
-static void _charge_all_locked(eunomia_progress_t *p, double now)
-{
-	if (now < p->st->charged_until)
-		now = p->st->charged_until; /* the clock went back */
-	for (int i = 0; i < p->nrun; i++)
-		_charge_run(p, &p->run[i], now);
-	ledger_advance(p->st->usage, now);
-	p->st->charged_until = now;
-}
 
 /* Charge, save and publish; the users' views (which take slurmctld's
  * locks) only from the period thread, never at shutdown. */
 static void _tick(eunomia_progress_t *p, bool views)
 {
 	double now = (double)time(NULL);
-	hmrf_state_t *snap;
-	json_object *shares;
+	json_object *snap, *shares;
 	char *path;
 
 	slurm_mutex_lock(&p->mutex);
-	_charge_all_locked(p, now);
+	eunomia_books_charge(p->books, now);
+	p->gap_dirty = true;
 	snap = _snapshot_locked(p, &path);
 	shares = _shares_locked(p, now);
 	slurm_mutex_unlock(&p->mutex);
@@ -563,88 +542,23 @@ void eunomia_progress_tick(eunomia_progress_t *p)
 
 /* --- shares ---------------------------------------------------------------- */
 
-/* How long the window has been filling, for the monopoly denominators. */
-static double _span(eunomia_progress_t *p, double now)
-{
-	double start = fmax(ledger_window_start(p->st->usage), p->since);
-
-	return isfinite(start) && now - start > 1 ? now - start : 1;
-}
-
-/* Every account's weight, progress, own monopoly (own_rate[a] x the span)
- * and activity, charged to now; *monopoly the common one.  The caller
- * frees the array. */
-static eunomia_account_t *_accounts_at(eunomia_progress_t *p, double now,
-				       const double *own_rate,
-				       double common_rate, double *monopoly)
-{
-	int n = names_count(p->st->names);
-	eunomia_account_t *acct = xcalloc(n ? n : 1, sizeof(*acct));
-	double span = _span(p, now);
-	tres_vec_t used;
-
-	_charge_all_locked(p, now);
-	for (int a = 0; a < n; a++) {
-		const char *name = names_get(p->st->names, a);
-
-		acct[a].weight = eunomia_conf_share(p->conf, name);
-		if (!ledger_usage(p->st->usage, a, &used))
-			acct[a].progress = used.v[0];
-		acct[a].monopoly = own_rate[a] * span;
-		acct[a].active = acct[a].progress > 0;
-	}
-	for (int i = 0; i < p->nrun; i++)
-		if (p->run[i].acct < n)
-			acct[p->run[i].acct].active = true;
-	*monopoly = common_rate * span;
-	return acct;
-}
-
-/* The same from the node table as it is now: slurmctld's node lock held
- * (job_test, the hmrf recalculation). */
-static eunomia_account_t *_accounts_nodes_locked(eunomia_progress_t *p,
-						 double now, double *monopoly)
-{
-	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
-	_grow_locked(p);
-	for (int a = 0; a < names_count(p->st->names); a++)
-		_mono_rate(p, a);
-	return _accounts_at(p, now, p->mono_rate, _common_rate(p), monopoly);
-}
-
-/* The same without slurmctld's node lock (the period thread): only the
- * rates already known (an account's unknown own rate counts as 0); NULL
- * while the common rate is not known yet. */
-static eunomia_account_t *_accounts_cached_locked(eunomia_progress_t *p,
-						  double now,
-						  double *monopoly)
-{
-	_grow_locked(p);
-	if (!(p->common_rate > 0))
-		return NULL;
-	return _accounts_at(p, now, p->mono_rate, p->common_rate, monopoly);
-}
-
 double eunomia_progress_gap(eunomia_progress_t *p, const char *account)
 {
-	double now = (double)time(NULL), gap = 0, mono, fair;
-	eunomia_account_t *acct;
+	double now = (double)time(NULL), gap = 0;
 	int a, n;
 
 	slurm_mutex_lock(&p->mutex);
 	a = _account(p, account);
-	n = names_count(p->st->names);
+	n = eunomia_books_count(p->books);
 	if (a >= 0 && (p->gap_dirty || p->gap_at != now || a >= p->gap_cap)) {
-		acct = _accounts_nodes_locked(p, now, &mono);
-		fair = eunomia_fair_share(acct, n, mono);
+		HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
+		_cache_rates_locked(p);
 		if (n > p->gap_cap) {
 			xrecalloc(p->gap, n, sizeof(double));
 			p->gap_cap = n;
 		}
-		for (int i = 0; i < n; i++)
-			p->gap[i] = eunomia_gap(
-				eunomia_account_share(&acct[i], mono), fair);
-		xfree(acct);
+		if (eunomia_books_gaps(p->books, now, p->gap, p->gap_cap))
+			memset(p->gap, 0, p->gap_cap * sizeof(double));
 		p->gap_at = now;
 		p->gap_dirty = false;
 	}
@@ -671,11 +585,11 @@ void eunomia_progress_export(eunomia_progress_t *p, progress_info_t *out)
 
 	slurm_mutex_lock(&p->mutex);
 	out->acct = _accounts_nodes_locked(p, now, &out->monopoly);
-	out->count = names_count(p->st->names);
+	out->count = out->acct ? eunomia_books_count(p->books) : 0;
 	out->default_weight = p->conf->default_share;
 	out->name = xcalloc(out->count ? out->count : 1, sizeof(char *));
 	for (int a = 0; a < out->count; a++)
-		out->name[a] = xstrdup(names_get(p->st->names, a));
+		out->name[a] = xstrdup(eunomia_books_name(p->books, a));
 	slurm_mutex_unlock(&p->mutex);
 }
 

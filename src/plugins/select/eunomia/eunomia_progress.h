@@ -2,9 +2,11 @@
 /*
  * eunomia_progress.h - select/eunomia's progress accounting: every running
  * job makes progress at its CPUs x the speed factors of its nodes (for
- * its account, eunomia.conf); the progress is charged to its account's
- * windowed ledger (the core's, one "progress" slot) when the job ends and
- * every Period, and saved in StateSaveLocation/horae_eunomia.state like
+ * its account, eunomia.conf); the core's books (eunomia_books.h) charge it
+ * to its account's windowed progress ledger, hold each account's monopoly
+ * span and rate, and give the shares; this adapter tells them which jobs
+ * start, end, pause and change size, at which rates, charges them every
+ * Period, and saves them in StateSaveLocation/horae_eunomia.state like
  * priority/hmrf's usage.  From it come each account's progress share, the
  * fair share and the gap that Placement=eunomia steers by, and what
  * priority/hmrf's Eunomia factor ranks by (progress_info.h).
@@ -23,8 +25,6 @@
 
 #include "common/eunomia_conf.h"
 #include "progress_info.h"
-
-#define EUNOMIA_STATE_KIND "horae-eunomia"
 
 typedef struct eunomia_progress eunomia_progress_t;
 
