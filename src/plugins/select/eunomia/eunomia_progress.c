@@ -42,6 +42,9 @@
 #pragma weak node_record_count
 #pragma weak node_record_table_ptr
 #pragma weak verify_lock
+#pragma weak job_list
+#pragma weak lock_slurmctld
+#pragma weak unlock_slurmctld
 
 extern const char plugin_type[];
 
@@ -519,18 +522,46 @@ void eunomia_progress_resized(eunomia_progress_t *p, job_record_t *job_ptr)
 
 /* Charge, save and publish; the users' views (which take slurmctld's
  * locks) only from the period thread, never at shutdown. */
+/* Which accounts wait (have a pending job): they count in the fair
+ * progress share, as horae-sim tells the books at every pass.  Needs the
+ * job read lock and the mutex. */
+static void _waiting_locked(eunomia_progress_t *p)
+{
+	ListIterator it;
+	job_record_t *job_ptr;
+	int a, n = eunomia_books_count(p->books);
+
+	HORAE_ASSERT_LOCK(JOB_LOCK, READ_LOCK);
+	for (a = 0; a < n; a++)
+		eunomia_books_set_waiting(p->books, a, false);
+	it = list_iterator_create(job_list);
+	while ((job_ptr = list_next(it)))
+		if (IS_JOB_PENDING(job_ptr) &&
+		    (a = _account(p, job_ptr->account)) >= 0)
+			eunomia_books_set_waiting(p->books, a, true);
+	list_iterator_destroy(it);
+}
+
 static void _tick(eunomia_progress_t *p, bool views)
 {
+	slurmctld_lock_t job_read = { .job = READ_LOCK };
 	double now = (double)time(NULL);
 	json_object *snap, *shares;
+	bool walk = views && job_list && lock_slurmctld;
 	char *path;
 
+	if (walk)
+		lock_slurmctld(job_read);
 	slurm_mutex_lock(&p->mutex);
+	if (walk)
+		_waiting_locked(p);
 	eunomia_books_charge(p->books, now);
 	p->gap_dirty = true;
 	snap = _snapshot_locked(p, &path);
 	shares = _shares_locked(p, now);
 	slurm_mutex_unlock(&p->mutex);
+	if (walk)
+		unlock_slurmctld(job_read);
 	_save(snap, path);
 	_publish(shares, p->shares_path, views);
 }
