@@ -10,7 +10,7 @@ SFAIR=${HORAE_BINDIR:-}/sfair
 # (TRES x seconds), as sfair reads it from the plugin's state.
 hmrf_usage()
 {
-	"$SFAIR" -P | awk -F"|" -v acct="$1" -v col="Used:$2" '
+	"$SFAIR" -P -o Account,Used | awk -F"|" -v acct="$1" -v col="Used:$2" '
 		NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
 		$1 == acct { v = $c } END { print v + 0 }'
 }
