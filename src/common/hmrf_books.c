@@ -427,6 +427,11 @@ bool hmrf_books_counted(const hmrf_books_t *b, int a)
 	return _known(b, a) && b->acct[a].counted;
 }
 
+int hmrf_books_find(const hmrf_books_t *b, const char *name)
+{
+	return b ? names_find(b->st->names, name) : -ENOENT;
+}
+
 int hmrf_books_standing(const hmrf_books_t *b, double *factor)
 {
 	int n = b ? names_count(b->st->names) : 0;

@@ -98,6 +98,10 @@ int hmrf_books_reconfig(hmrf_books_t *b, const hmrf_books_conf_t *conf);
 /* Index of account name, adding it if new: >= 0, -EINVAL or -ENOMEM. */
 int hmrf_books_account(hmrf_books_t *b, const char *name);
 
+/* Index of account name (as written: Slurm's names are lower case), or
+ * -ENOENT when the books do not know it. */
+int hmrf_books_find(const hmrf_books_t *b, const char *name);
+
 /* Number of accounts, and the name of account a (NULL if out of range). */
 int hmrf_books_count(const hmrf_books_t *b);
 const char *hmrf_books_name(const hmrf_books_t *b, int a);

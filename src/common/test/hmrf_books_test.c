@@ -143,6 +143,9 @@ START_TEST(test_standing)
 	ck_assert_int_eq(hmrf_books_standing(b, f), 0);
 	ck_assert_double_eq(f[1], 1);
 	ck_assert_double_eq(f[0], 0.5);
+	ck_assert_int_eq(hmrf_books_find(b, "light"), 1);
+	ck_assert_int_eq(hmrf_books_find(b, "nobody"), -ENOENT);
+	ck_assert_int_eq(hmrf_books_find(NULL, "light"), -ENOENT);
 
 	/* A third account that waited for all of its share and got none is
 	 * in sharing loss: it stands first. */

@@ -6,8 +6,8 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
-#include <strings.h>
 
 #include "slurm/slurm.h"
 
@@ -215,11 +215,8 @@ void hmrf_usage_publish(const hmrf_books_t *books)
 		a->usage->usage_norm = root > 0 ? a->usage->usage_raw / root :
 						  0;
 		a->usage->usage_efctv = a->usage->usage_norm;
-		for (k = 0; k < n; k++)
-			if (a->acct &&
-			    !strcasecmp(hmrf_books_name(books, k), a->acct))
-				break;
-		a->usage->fs_factor = k < n ? standing[k] : 0;
+		k = a->acct ? hmrf_books_find(books, a->acct) : -ENOENT;
+		a->usage->fs_factor = k >= 0 && k < n ? standing[k] : 0;
 		a->usage->level_fs = a->usage->fs_factor;
 	}
 	list_iterator_destroy(it);
