@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "slurm/slurm.h"
 
@@ -126,6 +127,36 @@ static void _add(long double *raw, long double *tres_raw, double *wall,
 	_release(run_secs, c->release);
 }
 
+/*
+ * The per-TRES arrays of a charge, kept between charges: one per running
+ * job per recalculation, under slurmctld's job lock, would otherwise be
+ * two allocations each.  Only callers holding assoc_mgr's association
+ * write lock use them, so one at a time.
+ */
+static long double *tres_buf;
+static uint64_t *release_buf;
+static uint32_t buf_cap;
+
+static void _charge_arrays(charge_t *c)
+{
+	if (g_tres_count > buf_cap) {
+		xrecalloc(tres_buf, g_tres_count, sizeof(*tres_buf));
+		xrecalloc(release_buf, g_tres_count, sizeof(*release_buf));
+		buf_cap = g_tres_count;
+	}
+	memset(tres_buf, 0, g_tres_count * sizeof(*tres_buf));
+	memset(release_buf, 0, g_tres_count * sizeof(*release_buf));
+	c->tres = tres_buf;
+	c->release = release_buf;
+}
+
+void hmrf_usage_fini(void)
+{
+	xfree(tres_buf);
+	xfree(release_buf);
+	buf_cap = 0;
+}
+
 static void _add_qos(slurmdb_qos_rec_t *q, const charge_t *c)
 {
 	if (q && q->usage)
@@ -169,8 +200,7 @@ void hmrf_usage_charge(job_record_t *job_ptr, double charged, double now,
 							     job_ptr->start_time,
 							     true) :
 				      (double)job_ptr->total_cpus);
-	c.tres = xcalloc(g_tres_count, sizeof(*c.tres));
-	c.release = xcalloc(g_tres_count, sizeof(*c.release));
+	_charge_arrays(&c);
 	for (uint32_t i = 0; i < g_tres_count; i++) {
 		uint64_t n = job_ptr->tres_alloc_cnt[i];
 
@@ -187,8 +217,6 @@ void hmrf_usage_charge(job_record_t *job_ptr, double charged, double now,
 		_add(&a->usage->usage_raw, a->usage->usage_tres_raw,
 		     &a->usage->grp_used_wall,
 		     a->usage->grp_used_tres_run_secs, &c);
-	xfree(c.tres);
-	xfree(c.release);
 }
 
 void hmrf_usage_publish(const hmrf_books_t *books)

@@ -43,4 +43,8 @@ void hmrf_usage_charge(job_record_t *job_ptr, double charged, double now,
  */
 void hmrf_usage_publish(const hmrf_books_t *books);
 
+/* Free what charging keeps between calls (at the plugin's fini, with no
+ * charge under way). */
+void hmrf_usage_fini(void);
+
 #endif /* HORAE_HMRF_USAGE_H */

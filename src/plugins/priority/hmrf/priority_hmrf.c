@@ -36,6 +36,7 @@
 #include "hmrf_ctx.h"
 #include "horae_compat.h"
 #include "hmrf_read_conf.h"
+#include "hmrf_usage.h"
 #include "hmrf_recalc.h"
 #include "hmrf_seed.h"
 #include "periodic.h"
@@ -225,6 +226,7 @@ int fini(void)
 	snap = hmrf_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
 	hmrf_ctx_destroy(&ctx);
+	hmrf_usage_fini();
 	slurm_mutex_unlock(&mutex);
 	_save(snap, path);
 	hmrf_state_destroy(&snap);
