@@ -442,9 +442,13 @@ _hc_start_all()
 # it exits.
 hc_wait_ctld()
 {
-	local deadline=$((SECONDS + ${1:-30}))
+	local deadline=$((SECONDS + ${1:-30})) pid
+	pid=$(cat "$HC_RUNDIR/pids/slurmctld.pid" 2>/dev/null)
 	while [ $SECONDS -lt $deadline ]; do
-		hc_ctld_alive || return 1
+		# Just started, the process may not have exec'd yet (its
+		# command line is still the shell's; under valgrind that
+		# lasts): gone is dead, not-yet-ours is not.
+		hc_ctld_alive || [ -d "/proc/$pid" ] || return 1
 		scontrol ping 2>/dev/null | grep -q 'is UP' && return 0
 		sleep 0.2
 	done
