@@ -33,6 +33,15 @@
 #   HC_DEBUG        SlurmctldDebug (default: info)
 #   HC_KEEP         1: keep a test's run directories (logs, state) even
 #                   when every check passed
+#   HC_BACKUP       1: a primary and a backup slurmctld (SlurmctldHost
+#                   horae-ctl-a at 127.0.0.1 and horae-ctl-b at 127.0.0.2,
+#                   SlurmctldTimeout=5, one StateSaveLocation).  Each runs
+#                   in a UTS and mount namespace of its own: its host name,
+#                   an /etc/hosts that names both, and its own directory
+#                   RUNDIR/ctld-a or ctld-b (pid file, slurmctld.log) seen
+#                   at RUNDIR/ctld; CommunicationParameters=NoCtldInAddrAny
+#                   makes each listen on its own address.  Start the backup
+#                   with hc_start_backup, stop either with hc_kill_ctld.
 #
 # Every daemon is started in its own session and its PID recorded under
 # $HC_RUNDIR/pids; hc_stop stops those PIDs, then any process that still
@@ -191,7 +200,7 @@ _hc_profile()
 hc_write_conf()
 {
 	local plugindir=$HC_STOCK_PLUGINDIR ours=${HC_PLUGINDIR:-${HORAE_PLUGINDIR:-}}
-	local acct
+	local acct hosts ctld_dir timeout
 	local i=0 name cpus mem feat line
 
 	_hc_profile || return 1
@@ -205,9 +214,20 @@ hc_write_conf()
 	else
 		acct="AccountingStorageType=accounting_storage/none"
 	fi
+	if [ "${HC_BACKUP:-0}" = 1 ]; then
+		hosts="SlurmctldHost=horae-ctl-a(127.0.0.1)\\nSlurmctldHost=horae-ctl-b(127.0.0.2)\\nCommunicationParameters=NoCtldInAddrAny"
+		ctld_dir=$HC_RUNDIR/ctld timeout=5
+		mkdir -p "$HC_RUNDIR/ctld" "$HC_RUNDIR/ctld-a" "$HC_RUNDIR/ctld-b"
+		printf '127.0.0.1\tlocalhost horae-ctl-a\n127.0.0.2\thorae-ctl-b\n' \
+			>"$HC_RUNDIR/ctld/hosts"
+	else
+		hosts="SlurmctldHost=$(hostname -s)(127.0.0.1)"
+		ctld_dir=$HC_RUNDIR/log timeout=60
+	fi
 	sed -e "s|@RUNDIR@|$HC_RUNDIR|g" -e "s|@CLUSTER@|$HC_CLUSTER|g" \
-	    -e "s|@ACCOUNTING@|$acct|" \
-	    -e "s|@HOST@|$(hostname -s)|g" -e "s|@CTLD_PORT@|$HC_CTLD_PORT|g" \
+	    -e "s|@ACCOUNTING@|$acct|" -e "s|@CTLD_HOSTS@|$hosts|" \
+	    -e "s|@CTLD_DIR@|$ctld_dir|g" -e "s|@CTLD_TIMEOUT@|$timeout|" \
+	    -e "s|@CTLD_PORT@|$HC_CTLD_PORT|g" \
 	    -e "s|@PLUGINDIR@|$plugindir|g" -e "s|@SELECT@|$_p_sel|g" \
 	    -e "s|@PRIORITY@|$_p_prio|g" -e "s|@DEBUG@|${HC_DEBUG:-info}|g" \
 	    "$HC_TESTSUITE/etc/slurm.conf.in" >"$HC_CONF.new" || return 1
@@ -369,9 +389,33 @@ _hc_daemon()
 	_hc_record "$name" $!
 }
 
+# hc_start_slurmctld [ARGS]: start slurmctld (with HC_BACKUP=1, the
+# primary) in the foreground of its own session, ARGS added.
 hc_start_slurmctld()
 {
+	if [ "${HC_BACKUP:-0}" = 1 ]; then
+		_hc_ctld_in_ns a slurmctld "$@"
+		return
+	fi
 	_hc_daemon slurmctld "$HC_SBIN/slurmctld" -D -f "$HC_CONF" "$@"
+}
+
+# hc_start_backup [ARGS]: with HC_BACKUP=1, start the backup slurmctld.
+hc_start_backup() { _hc_ctld_in_ns b slurmctld-b "$@"; }
+
+# _hc_ctld_in_ns a|b NAME [ARGS]: slurmctld as host horae-ctl-a or -b, in
+# new UTS and mount namespaces (host name, /etc/hosts and RUNDIR/ctld its
+# own; nothing else of the machine changes); its PID recorded as NAME.
+_hc_ctld_in_ns()
+{
+	local which=$1 name=$2
+	shift 2
+	# shellcheck disable=SC2016
+	_hc_daemon "$name" unshare --uts --mount --propagation private -- \
+		sh -c 'hostname "$1" && mount --bind "$2/ctld/hosts" /etc/hosts &&
+			mount --bind "$2/ctld-$3" "$2/ctld" && shift 3 &&
+			exec "$@"' sh "horae-ctl-$which" "$HC_RUNDIR" "$which" \
+		"$HC_SBIN/slurmctld" -D -f "$HC_CONF" "$@"
 }
 
 hc_start_slurmd()
@@ -496,12 +540,12 @@ hc_as()
 		env SLURM_CONF="$SLURM_CONF" "$@"
 }
 
-# hc_kill_ctld [SIGNAL]: signal the recorded slurmctld (default SIGKILL) and
-# wait until it is gone.
+# hc_kill_ctld [SIGNAL [NAME]]: signal the recorded slurmctld (NAME
+# slurmctld-b: the backup; default SIGKILL) and wait until it is gone.
 hc_kill_ctld()
 {
 	local pid
-	pid=$(cat "$HC_RUNDIR/pids/slurmctld.pid" 2>/dev/null)
+	pid=$(cat "$HC_RUNDIR/pids/${2:-slurmctld}.pid" 2>/dev/null)
 	_hc_ours "$pid" || return 0
 	kill -"${1:-KILL}" "$pid" 2>/dev/null
 	for _ in $(seq 100); do

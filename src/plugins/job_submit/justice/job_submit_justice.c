@@ -33,6 +33,7 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "ctld_role.h"
 #include "horae_compat.h"
 #include "justice_ctx.h"
 #include "justice_jobs.h"
@@ -52,6 +53,11 @@ static justice_ctx_t *ctx;
 static periodic_t *ticker;
 /* slurm_conf.last_update when justice.conf was last read. */
 static time_t conf_read_at;
+/* Since when ctx is held (ctld_role.h); with a backup controller ctx
+ * exists only while this slurmctld is in control, and until then the
+ * settings wait here. */
+static time_t held = CTLD_HELD_ALWAYS;
+static justice_conf_t standby_conf;
 
 static void _describe(const justice_conf_t *conf, const char *path,
 		      bool missing);
@@ -70,6 +76,45 @@ static void _save(json_object *snap, char *path)
 	xfree(path);
 }
 
+/*
+ * With a backup controller: read the state when this slurmctld has taken
+ * control, drop it unsaved once control has passed on (the controller in
+ * charge writes it now).  Mutex held.
+ */
+static void _follow_control_locked(void)
+{
+	bool start_empty = &ignore_state_errors && ignore_state_errors;
+	time_t control = ctld_role_control();
+
+	for (;;) {
+		switch (ctld_role_next(&held, control)) {
+		case CTLD_DROP:
+			info("%s: control has passed to another slurmctld: leaving the learnt history and records to it",
+			     plugin_type);
+			standby_conf = ctx->conf;
+			justice_ctx_destroy(&ctx);
+			continue;
+		case CTLD_READ:
+			if (slurm_conf.last_update != conf_read_at) {
+				conf_read_at = slurm_conf.last_update;
+				_reread(&standby_conf);
+			}
+			info("%s: taking control: reading the learnt history and records",
+			     plugin_type);
+			ctx = justice_ctx_create(&standby_conf,
+						 slurm_conf.state_save_location,
+						 start_empty);
+			if (!ctx)
+				fatal("%s: cannot take control: see the errors above",
+				      plugin_type);
+			held = control;
+			return;
+		default:
+			return;
+		}
+	}
+}
+
 static void _tick(void *arg)
 {
 	json_object *snap;
@@ -77,6 +122,12 @@ static void _tick(void *arg)
 
 	lock_slurmctld(job_write_lock);
 	slurm_mutex_lock(&mutex);
+	_follow_control_locked();
+	if (!ctx) {
+		slurm_mutex_unlock(&mutex);
+		unlock_slurmctld(job_write_lock);
+		return;
+	}
 	/* Slurm 22.05 tells a job_submit plugin nothing of scontrol
 	 * reconfigure: slurmctld's config time moving on says it (in
 	 * whole seconds: a reconfigure in the same second as the last
@@ -98,7 +149,7 @@ static double _period(void *arg)
 	double period;
 
 	slurm_mutex_lock(&mutex);
-	period = ctx->conf.period;
+	period = ctx ? ctx->conf.period : standby_conf.period;
 	slurm_mutex_unlock(&mutex);
 	return period;
 }
@@ -176,10 +227,17 @@ int init(void)
 		return SLURM_SUCCESS;
 	_read_conf(&conf);
 	conf_read_at = slurm_conf.last_update;
-	ctx = justice_ctx_create(&conf, slurm_conf.state_save_location,
-				 start_empty);
-	if (!ctx)
-		fatal("%s: cannot start: see the errors above", plugin_type);
+	if (ctld_role_follows_control()) {
+		/* Read when this slurmctld takes control. */
+		standby_conf = conf;
+		held = CTLD_HELD_NONE;
+	} else {
+		ctx = justice_ctx_create(&conf, slurm_conf.state_save_location,
+					 start_empty);
+		if (!ctx)
+			fatal("%s: cannot start: see the errors above",
+			      plugin_type);
+	}
 	ticker = periodic_start("justice", _tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
@@ -189,10 +247,15 @@ int fini(void)
 	json_object *snap;
 	char *path;
 
-	if (!ctx)
-		return SLURM_SUCCESS;
 	periodic_stop(&ticker);
 	slurm_mutex_lock(&mutex);
+	if (held != CTLD_HELD_ALWAYS && ctx &&
+	    ctld_role_next(&held, ctld_role_control()) == CTLD_DROP)
+		justice_ctx_destroy(&ctx);
+	if (!ctx) {
+		slurm_mutex_unlock(&mutex);
+		return SLURM_SUCCESS;
+	}
 	snap = justice_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
 	justice_ctx_destroy(&ctx);
@@ -210,10 +273,10 @@ extern int job_submit(job_desc_msg_t *job_desc, uint32_t submit_uid,
 	HORAE_ASSERT_LOCK(JOB_LOCK, READ_LOCK);
 	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
 	HORAE_ASSERT_LOCK(PART_LOCK, READ_LOCK);
-	if (!ctx)
-		return SLURM_SUCCESS;
 	slurm_mutex_lock(&mutex);
-	rc = justice_submit(ctx, job_desc, submit_uid, err_msg);
+	_follow_control_locked();
+	rc = ctx ? justice_submit(ctx, job_desc, submit_uid, err_msg) :
+		   SLURM_SUCCESS;
 	slurm_mutex_unlock(&mutex);
 	return rc;
 }
@@ -241,10 +304,10 @@ extern int job_modify(job_desc_msg_t *job_desc, job_record_t *job_ptr,
 	HORAE_ASSERT_LOCK(JOB_LOCK, READ_LOCK);
 	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
 	HORAE_ASSERT_LOCK(PART_LOCK, READ_LOCK);
-	if (!ctx)
-		return SLURM_SUCCESS;
 	slurm_mutex_lock(&mutex);
-	rc = justice_modify(ctx, job_desc, job_ptr, err_msg);
+	_follow_control_locked();
+	rc = ctx ? justice_modify(ctx, job_desc, job_ptr, err_msg) :
+		   SLURM_SUCCESS;
 	slurm_mutex_unlock(&mutex);
 	return rc;
 }

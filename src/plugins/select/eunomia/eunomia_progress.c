@@ -16,6 +16,7 @@
 #include "slurm/slurm.h"
 
 #include "src/common/bitstring.h"
+#include "src/common/hostlist.h"
 #include "src/common/job_resources.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
@@ -28,6 +29,7 @@
 #include "common/eunomia_books.h"
 #include "common/eunomia_shares.h"
 #include "common/state.h"
+#include "ctld_role.h"
 #include "eunomia_progress.h"
 #include "horae_compat.h"
 #include "ledger_file.h"
@@ -45,6 +47,7 @@
 #pragma weak job_list
 #pragma weak lock_slurmctld
 #pragma weak unlock_slurmctld
+#pragma weak find_node_record
 
 extern const char plugin_type[];
 
@@ -61,6 +64,9 @@ struct eunomia_progress {
 	int gap_cap;
 	double gap_at;
 	bool gap_dirty;
+	/* Since when this slurmctld holds the books (ctld_role.h): only
+	 * then are they charged, saved and published. */
+	time_t held;
 };
 
 /* --- accounts and speeds ------------------------------------------------ */
@@ -132,22 +138,44 @@ static double _common_rate(eunomia_progress_t *p)
 	return r;
 }
 
-/* What a running job makes per second: its CPUs on each node x speed. */
+/*
+ * What a running job makes per second: its CPUs on each node x speed.
+ * Right after slurmctld has read its job state (at a restart, or a backup
+ * taking over: job_init) neither the job nor its resources have a node
+ * bitmap yet; the job's node list names the same nodes, in the same
+ * order.
+ */
 static double _job_rate(eunomia_progress_t *p, job_record_t *job_ptr)
 {
 	job_resources_t *r = job_ptr->job_resrcs;
 	node_record_t *node_ptr;
+	hostlist_t hl;
+	char *host;
 	double rate = 0;
 	int k = 0;
 
-	if (!r || !r->node_bitmap || !r->cpus)
+	if (!r || !r->cpus)
 		goto fallback;
-	for (int i = 0, n = MIN(node_record_count, (int)bit_size(r->node_bitmap));
-	     i < n && k < (int)r->nhosts; i++) {
-		if (!bit_test(r->node_bitmap, i) ||
-		    !(node_ptr = node_record_table_ptr[i]))
-			continue;
-		rate += r->cpus[k++] * _speed(p, job_ptr->account, node_ptr);
+	if (r->node_bitmap) {
+		for (int i = 0, n = MIN(node_record_count,
+					(int)bit_size(r->node_bitmap));
+		     i < n && k < (int)r->nhosts; i++) {
+			if (!bit_test(r->node_bitmap, i) ||
+			    !(node_ptr = node_record_table_ptr[i]))
+				continue;
+			rate += r->cpus[k++] *
+				_speed(p, job_ptr->account, node_ptr);
+		}
+	} else if (job_ptr->nodes && find_node_record &&
+		   (hl = hostlist_create(job_ptr->nodes))) {
+		while (k < (int)r->nhosts && (host = hostlist_shift(hl))) {
+			if ((node_ptr = find_node_record(host)))
+				rate += r->cpus[k] *
+					_speed(p, job_ptr->account, node_ptr);
+			k++;
+			free(host);
+		}
+		hostlist_destroy(hl);
 	}
 	if (rate > 0)
 		return rate;
@@ -299,45 +327,107 @@ static eunomia_books_t *_load(eunomia_progress_t *p, bool *unreadable)
 	return b;
 }
 
-eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
-					    const char *state_dir,
-					    bool start_empty)
+/* Read the saved books into p (replacing what it had), or start empty
+ * books when none are saved; -1 after logging why when they are there
+ * and unreadable and not start_empty, or out of memory.  Mutex held or
+ * not yet shared. */
+static int _read_books_locked(eunomia_progress_t *p, bool start_empty)
 {
-	eunomia_progress_t *p = xmalloc(sizeof(*p));
-	double now = (double)time(NULL);
+	eunomia_books_t *b;
 	horae_err_t err;
 	bool unreadable;
+
+	b = _load(p, &unreadable);
+	if (unreadable && !start_empty) {
+		error("%s: refusing to start without the accounted progress; fix or remove %s (and .old), or start slurmctld with -i to start with none",
+		      plugin_type, p->state_path);
+		return -1;
+	}
+	if (b) {
+		info("%s: loaded the progress of %d accounts charged up to %.0f",
+		     plugin_type, eunomia_books_count(b),
+		     eunomia_books_saved_at(b));
+	} else if (!(b = eunomia_books_create(&p->conf->window, p->conf->bucket,
+					      (double)time(NULL), &err))) {
+		error("%s: %s", plugin_type, err.text);
+		return -1;
+	}
+	eunomia_books_destroy(&p->books);
+	p->books = b;
+	_weigh_all_locked(p);
+	p->gap_dirty = true;
+	return 0;
+}
+
+eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
+					    const char *state_dir,
+					    bool start_empty, bool standby)
+{
+	eunomia_progress_t *p = xmalloc(sizeof(*p));
+	horae_err_t err;
 
 	slurm_mutex_init(&p->mutex);
 	p->conf = conf;
 	p->state_path = xstrdup_printf("%s/horae_eunomia.state", state_dir);
 	p->shares_path = xstrdup_printf("%s/horae_eunomia.shares", state_dir);
-	p->books = _load(p, &unreadable);
-	if (unreadable && !start_empty) {
-		error("%s: refusing to start without the accounted progress; fix or remove %s (and .old), or start slurmctld with -i to start with none",
-		      plugin_type, p->state_path);
-		goto fail;
+	if (standby) {
+		/* Empty books until this slurmctld takes control. */
+		p->held = CTLD_HELD_NONE;
+		if (!(p->books =
+			      eunomia_books_create(&conf->window, conf->bucket,
+						   (double)time(NULL), &err))) {
+			error("%s: %s", plugin_type, err.text);
+			goto fail;
+		}
+		_weigh_all_locked(p);
+		return p;
 	}
-	if (p->books) {
-		info("%s: loaded the progress of %d accounts charged up to %.0f",
-		     plugin_type, eunomia_books_count(p->books),
-		     eunomia_books_saved_at(p->books));
-	} else if (!(p->books = eunomia_books_create(&conf->window,
-						     conf->bucket, now,
-						     &err))) {
-		error("%s: %s", plugin_type, err.text);
+	p->held = CTLD_HELD_ALWAYS;
+	if (_read_books_locked(p, start_empty))
 		goto fail;
-	}
-	_weigh_all_locked(p);
-	p->gap_dirty = true;
 	return p;
 fail:
+	eunomia_books_destroy(&p->books);
 	xfree(p->state_path);
 	xfree(p->shares_path);
 	slurm_mutex_destroy(&p->mutex);
 	eunomia_conf_destroy(&p->conf);
 	xfree(p);
 	return NULL;
+}
+
+int eunomia_progress_take(eunomia_progress_t *p, bool start_empty)
+{
+	int rc = 0;
+
+	slurm_mutex_lock(&p->mutex);
+	if (p->held != CTLD_HELD_ALWAYS) {
+		if ((rc = _read_books_locked(p, start_empty)) == 0) {
+			p->held = CTLD_HELD_TAKING;
+			info("%s: taking control: the progress accounted so far read from %s",
+			     plugin_type, p->state_path);
+		}
+	}
+	slurm_mutex_unlock(&p->mutex);
+	return rc;
+}
+
+/* Whether this slurmctld holds the books now (mutex held): a standby
+ * does not; one whose control has passed on gives them up, unsaved. */
+static bool _holds_locked(eunomia_progress_t *p)
+{
+	switch (ctld_role_next(&p->held, ctld_role_control())) {
+	case CTLD_KEEP:
+		return true;
+	case CTLD_DROP:
+		info("%s: control has passed to another slurmctld: leaving the accounted progress to it",
+		     plugin_type);
+		return false;
+	default:
+		/* Read only when taking control (job_init), where the
+		 * job list comes with it. */
+		return false;
+	}
 }
 
 static void _tick(eunomia_progress_t *p, bool views);
@@ -348,7 +438,7 @@ void eunomia_progress_destroy(eunomia_progress_t **pp)
 
 	if (!pp || !(p = *pp))
 		return;
-	_tick(p, false); /* charges and saves one last time */
+	_tick(p, false); /* charges and saves one last time, if held */
 	eunomia_books_destroy(&p->books);
 	eunomia_conf_destroy(&p->conf);
 	xfree(p->state_path);
@@ -553,6 +643,12 @@ static void _tick(eunomia_progress_t *p, bool views)
 	if (walk)
 		lock_slurmctld(job_read);
 	slurm_mutex_lock(&p->mutex);
+	if (!_holds_locked(p)) {
+		slurm_mutex_unlock(&p->mutex);
+		if (walk)
+			unlock_slurmctld(job_read);
+		return;
+	}
 	if (walk)
 		_waiting_locked(p);
 	eunomia_books_charge(p->books, now);
@@ -569,6 +665,11 @@ static void _tick(eunomia_progress_t *p, bool views)
 void eunomia_progress_tick(eunomia_progress_t *p)
 {
 	_tick(p, true);
+}
+
+void eunomia_progress_save(eunomia_progress_t *p)
+{
+	_tick(p, false);
 }
 
 /* --- shares ---------------------------------------------------------------- */

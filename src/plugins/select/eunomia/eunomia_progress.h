@@ -32,10 +32,22 @@ typedef struct eunomia_progress eunomia_progress_t;
  * Take conf (owned from now on) and load the saved progress from
  * state_dir.  When the saved state and its fallbacks are all unreadable,
  * returns NULL after logging why, unless start_empty (slurmctld -i).
+ * standby (a backup controller is configured, ctld_role.h): read nothing
+ * now; eunomia_progress_take reads the state when this slurmctld takes
+ * control, and until then nothing is charged, saved or published.
  */
 eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
 					    const char *state_dir,
-					    bool start_empty);
+					    bool start_empty, bool standby);
+
+/*
+ * This slurmctld is taking control (job_init, before the sync of the job
+ * list): read the saved progress again, replacing what p had.  -1 after
+ * logging why when it cannot (as create).  Nothing to do when p was
+ * created without standby.  The books are given up, unsaved, at the
+ * first period after control has passed to another slurmctld.
+ */
+int eunomia_progress_take(eunomia_progress_t *p, bool start_empty);
 
 /* Save one last time, free, and set *p to NULL.  NULL-safe. */
 void eunomia_progress_destroy(eunomia_progress_t **p);
@@ -68,6 +80,11 @@ void eunomia_progress_resized(eunomia_progress_t *p, job_record_t *job_ptr);
 /* Charge every running job up to now and save the state (the file is
  * written with the mutex released).  The period's work. */
 void eunomia_progress_tick(eunomia_progress_t *p);
+
+/* The same without publishing (no slurmctld lock taken): slurmctld's
+ * own state save.  Both do nothing while this slurmctld does not hold the
+ * books (eunomia_progress_create's standby). */
+void eunomia_progress_save(eunomia_progress_t *p);
 
 /* Period= of the configuration. */
 double eunomia_progress_period(eunomia_progress_t *p);

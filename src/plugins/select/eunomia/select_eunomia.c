@@ -47,6 +47,7 @@
 #include "src/common/xstring.h"
 
 #include "common/eunomia_conf.h"
+#include "ctld_role.h"
 #include "eunomia_progress.h"
 #include "eunomia_steer.h"
 #include "periodic.h"
@@ -112,9 +113,9 @@ extern int init(void)
 	if (!running_in_slurmctld() ||
 	    xstrcmp(slurm_conf.select_type, plugin_type))
 		return SLURM_SUCCESS;
-	prog = eunomia_progress_create(_read_conf(true),
-				       slurm_conf.state_save_location,
-				       start_empty);
+	prog = eunomia_progress_create(
+		_read_conf(true), slurm_conf.state_save_location, start_empty,
+		ctld_role_follows_control());
 	if (!prog)
 		fatal("%s: cannot start: see the errors above", plugin_type);
 	ticker = periodic_start("eunomia", _tick, _period, NULL);
@@ -128,8 +129,12 @@ extern int fini(void)
 	return other_select_fini();
 }
 
+/* slurmctld saves all its state (now and then, when it shuts down and
+ * when it gives control to another slurmctld): the progress too. */
 extern int select_p_state_save(char *dir_name)
 {
+	if (prog)
+		eunomia_progress_save(prog);
 	return other_state_save(dir_name);
 }
 
@@ -140,10 +145,18 @@ extern int select_p_state_restore(char *dir_name)
 
 extern int select_p_job_init(List job_list)
 {
+	bool start_empty = &ignore_state_errors && ignore_state_errors;
 	int rc = other_job_init(job_list);
 
-	if (prog)
-		eunomia_progress_sync(prog, job_list);
+	if (!prog)
+		return rc;
+	/* read_slurm_conf while not yet in control: at start or while
+	 * taking over from another slurmctld (not a reconfigure). */
+	if (ctld_role_follows_control() && !ctld_role_control() &&
+	    eunomia_progress_take(prog, start_empty))
+		fatal("%s: cannot take control: see the errors above",
+		      plugin_type);
+	eunomia_progress_sync(prog, job_list);
 	return rc;
 }
 
