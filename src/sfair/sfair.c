@@ -44,6 +44,7 @@
 #include "explain.h"
 #include "explain_print.h"
 #include "report.h"
+#include "when.h"
 
 typedef struct opts {
 	const char *state;
@@ -81,7 +82,9 @@ static void _usage(FILE *out)
 		"                        StateSaveLocation/horae_hmrf.state from\n"
 		"                        slurm.conf, or $SLURM_CONF)\n"
 		"      --at=TIME         evaluate the window at TIME (seconds\n"
-		"                        since the epoch) instead of now\n"
+		"                        since the epoch, or as sacct -S takes\n"
+		"                        it: 2026-11-01T08:00, now-7days)\n"
+		"                        instead of now\n"
 		"      --check-config[=FILE]\n"
 		"                        check hmrf.conf, eunomia.conf and justice.conf\n"
 		"                        beside slurm.conf (or FILE, whose name or\n"
@@ -446,9 +449,9 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 		case 'n': o->noheader = true; break;
 		case 'S': o->state = optarg; break;
 		case 'T':
-			o->at = strtod(optarg, &end);
-			if (*end || !isfinite(o->at) || o->at < 0) {
-				fprintf(stderr, "sfair: --at=%s: not a time in seconds since the epoch\n",
+			if (sfair_when(optarg, &o->at)) {
+				fprintf(stderr,
+					"sfair: --at=%s: not a time (seconds since the epoch, or as sacct -S takes it: 2026-11-01T08:00, now-7days, midnight)\n",
 					optarg);
 				return 2;
 			}

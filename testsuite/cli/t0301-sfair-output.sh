@@ -168,6 +168,25 @@ tap_ok "widths as sshare's (Field%N): columns of N, longer values cut" \
 	$([ "$out" = "A   Beta Used:/a 3.0595   514/" ]; echo $?) "$out"
 out=$("$SFAIR" -S "$STATE" --at=$AT 2>&1 | awk '{ if (length($0) > m) m = length($0) } END { print m }')
 tap_ok "the default table fits 100 columns ($out)" $([ "$out" -le 100 ]; echo $?)
+# --at takes Slurm's time formats too (TZ=UTC): the same table.
+"$SFAIR" -S "$STATE" --at=$AT -n -P >"$tmp/at.epoch" 2>&1
+"$SFAIR" -S "$STATE" --at=2026-11-22T05:47:00 -n -P >"$tmp/at.slurm" 2>&1
+tap_ok "--at=2026-11-22T05:47:00 reads as --at=$AT" \
+	$(cmp -s "$tmp/at.epoch" "$tmp/at.slurm"; echo $?) \
+	"$(diff "$tmp/at.epoch" "$tmp/at.slurm" | head -4)"
+# now: as the clock's seconds (again if a second turned in between).
+for _ in 1 2 3; do
+	t=$(date +%s)
+	"$SFAIR" -S "$STATE" --at=now --json 2>&1 | jq -c .meta >"$tmp/at.now"
+	"$SFAIR" -S "$STATE" --at="$t" --json 2>&1 | jq -c .meta >"$tmp/at.clock"
+	[ "$(date +%s)" = "$t" ] && break
+done
+tap_ok "--at=now reads as the clock's time ($t: $(jq .at "$tmp/at.now"))" \
+	$(cmp -s "$tmp/at.now" "$tmp/at.clock"; echo $?) \
+	"$(diff "$tmp/at.now" "$tmp/at.clock" | head -4)"
+out=$("$SFAIR" -S "$STATE" --at=yesterday-ish 2>&1)
+tap_ok "--at with no time in it: exit 2, what it takes said" \
+	$([ $? = 2 ] && [[ "$out" == *"--at=yesterday-ish: not a time"* ]]; echo $?) "$out"
 bad "an unknown option: one line and a hint, not the whole help" \
 	"sfair: unrecognized option '--colour'
 Try 'sfair --help' for the options." --colour
