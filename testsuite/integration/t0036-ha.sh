@@ -163,10 +163,23 @@ for _ in $(seq 4); do
 done
 tap_ok "with the backup standing by again, usage and progress never go back" \
 	$([ -z "$rewound" ]; echo $?) "went back to: $rewound"
+# A job the primary ends stops being charged, whichever controller
+# writes the file.  (This check, 20 and the last one hold with the
+# plugins before the fix too: what they guard is the way back, where
+# Slurm stops priority/hmrf itself; the takeover checks above are what
+# fails without it.)
+scancel "$jc"
+wait_for 30 test -z "$(squeue -h -t R,CG -j "$jc" -o %i 2>/dev/null)" >/dev/null
+sleep $((PERIOD + 1))
+c1=$(progress chem)
+sleep $((3 * PERIOD))
+c2=$(progress chem)
+tap_ok "chem's job ended under the primary: its progress stays ($c1 -> $c2 over $((3 * PERIOD)) s)" \
+	$(awk -v a="$c1" -v b="$c2" 'BEGIN { exit !(a > 0 && a == b) }'; echo $?)
 hc_kill_ctld TERM slurmctld-b
 sleep $((PERIOD + 1))
 e=$(progress physics)
 tap_ok "stopping the standby backup leaves the progress alone ($e3 -> $e)" \
 	$(awk -v a="$e" -v b="$e3" 'BEGIN { exit !(a >= b) }'; echo $?)
-scancel "$jp" "$jc"
+scancel "$jp"
 tap_done

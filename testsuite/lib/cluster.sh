@@ -470,13 +470,13 @@ _hc_start_all()
 	# them only once slurmctld answers, and fail fast if it died.
 	if ! hc_wait_ctld 30; then
 		hc_log "slurmctld in $HC_RUNDIR did not start; its log ends:"
-		tail -n 15 "$HC_RUNDIR/log/slurmctld.log" >&2 2>/dev/null
+		tail -n 15 "$(hc_ctld_log)" >&2 2>/dev/null
 		return 1
 	fi
 	hc_start_slurmd
 	if ! hc_wait_idle 60; then
 		hc_log "cluster in $HC_RUNDIR did not come up; slurmctld log:"
-		tail -n 30 "$HC_RUNDIR/log/slurmctld.log" >&2 2>/dev/null
+		tail -n 30 "$(hc_ctld_log)" >&2 2>/dev/null
 		tail -n 10 "$HC_RUNDIR/log/slurmctld.out" >&2 2>/dev/null
 		return 1
 	fi
@@ -497,6 +497,16 @@ hc_wait_ctld()
 		sleep 0.2
 	done
 	return 1
+}
+
+# hc_ctld_log: the (primary) slurmctld's log file.
+hc_ctld_log()
+{
+	if [ "${HC_BACKUP:-0}" = 1 ]; then
+		echo "$HC_RUNDIR/ctld-a/slurmctld.log"
+	else
+		echo "$HC_RUNDIR/log/slurmctld.log"
+	fi
 }
 
 # hc_ctld_alive: true while the recorded slurmctld runs.

@@ -327,6 +327,24 @@ static eunomia_books_t *_load(eunomia_progress_t *p, bool *unreadable)
 	return b;
 }
 
+/* Empty books for p's window, weighed: 0, or -1 after logging why. */
+static int _empty_books_locked(eunomia_progress_t *p)
+{
+	horae_err_t err;
+	eunomia_books_t *b = eunomia_books_create(
+		&p->conf->window, p->conf->bucket, (double)time(NULL), &err);
+
+	if (!b) {
+		error("%s: %s", plugin_type, err.text);
+		return -1;
+	}
+	eunomia_books_destroy(&p->books);
+	p->books = b;
+	_weigh_all_locked(p);
+	p->gap_dirty = true;
+	return 0;
+}
+
 /* Read the saved books into p (replacing what it had), or start empty
  * books when none are saved; -1 after logging why when they are there
  * and unreadable and not start_empty, or out of memory.  Mutex held or
@@ -334,7 +352,6 @@ static eunomia_books_t *_load(eunomia_progress_t *p, bool *unreadable)
 static int _read_books_locked(eunomia_progress_t *p, bool start_empty)
 {
 	eunomia_books_t *b;
-	horae_err_t err;
 	bool unreadable;
 
 	b = _load(p, &unreadable);
@@ -343,15 +360,10 @@ static int _read_books_locked(eunomia_progress_t *p, bool start_empty)
 		      plugin_type, p->state_path);
 		return -1;
 	}
-	if (b) {
-		info("%s: loaded the progress of %d accounts charged up to %.0f",
-		     plugin_type, eunomia_books_count(b),
-		     eunomia_books_saved_at(b));
-	} else if (!(b = eunomia_books_create(&p->conf->window, p->conf->bucket,
-					      (double)time(NULL), &err))) {
-		error("%s: %s", plugin_type, err.text);
-		return -1;
-	}
+	if (!b)
+		return _empty_books_locked(p);
+	info("%s: loaded the progress of %d accounts charged up to %.0f",
+	     plugin_type, eunomia_books_count(b), eunomia_books_saved_at(b));
 	eunomia_books_destroy(&p->books);
 	p->books = b;
 	_weigh_all_locked(p);
@@ -364,26 +376,15 @@ eunomia_progress_t *eunomia_progress_create(eunomia_conf_t *conf,
 					    bool start_empty, bool standby)
 {
 	eunomia_progress_t *p = xmalloc(sizeof(*p));
-	horae_err_t err;
 
 	slurm_mutex_init(&p->mutex);
 	p->conf = conf;
 	p->state_path = xstrdup_printf("%s/horae_eunomia.state", state_dir);
 	p->shares_path = xstrdup_printf("%s/horae_eunomia.shares", state_dir);
-	if (standby) {
-		/* Empty books until this slurmctld takes control. */
-		p->held = CTLD_HELD_NONE;
-		if (!(p->books =
-			      eunomia_books_create(&conf->window, conf->bucket,
-						   (double)time(NULL), &err))) {
-			error("%s: %s", plugin_type, err.text);
-			goto fail;
-		}
-		_weigh_all_locked(p);
-		return p;
-	}
-	p->held = CTLD_HELD_ALWAYS;
-	if (_read_books_locked(p, start_empty))
+	/* A standby has empty books until its slurmctld takes control. */
+	p->held = standby ? CTLD_HELD_NONE : CTLD_HELD_ALWAYS;
+	if (standby ? _empty_books_locked(p) :
+		      _read_books_locked(p, start_empty))
 		goto fail;
 	return p;
 fail:
