@@ -13,6 +13,7 @@
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
 
+#include "ctld_open.h"
 #include "explain.h"
 #include "slurm_conf.h"
 
@@ -227,13 +228,8 @@ int sfair_explain_load(sfair_explain_t *x, uint32_t job_id,
 	int rc = 2;
 
 	memset(x, 0, sizeof(*x));
-	/* libslurm ends the process when it finds no slurm.conf. */
-	if (access(sfair_slurm_conf(), R_OK)) {
-		fprintf(stderr, "sfair: --explain asks slurmctld, and %s cannot be read here (%s): set SLURM_CONF to the cluster's slurm.conf\n",
-			sfair_slurm_conf(), strerror(errno));
+	if (sfair_ctld_open("--explain"))
 		return 2;
-	}
-	slurm_init(sfair_slurm_conf());
 	if (slurm_load_ctl_conf(0, &conf)) {
 		fprintf(stderr, "sfair: cannot reach slurmctld: %s\n",
 			slurm_strerror(slurm_get_errno()));
@@ -290,6 +286,7 @@ cleanup:
 	if (conf)
 		slurm_free_ctl_conf(conf);
 	slurm_fini();
+	sfair_ctld_close();
 	return rc;
 }
 

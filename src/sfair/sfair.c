@@ -40,6 +40,8 @@
 #include "common/state.h"
 #include "common/justice_conf.h"
 #include "check_config.h"
+#include "ctld_report.h"
+#include "ctld_shares.h"
 #include "slurm_conf.h"
 #include "explain.h"
 #include "explain_print.h"
@@ -54,6 +56,10 @@ typedef struct opts {
 	const char *format;	/* -o: field list */
 	sfair_style_t style;
 	bool noheader, long_list, deadlines;
+	bool ctld; /* --ctld: slurmctld's view */
+	const char *users; /* -u: these users' associations too */
+	bool all_users; /* -a: every user's */
+	const char *cluster; /* -M */
 	long explain; /* --explain JOBID; 0: none */
 	double at;
 } opts_t;
@@ -64,6 +70,15 @@ static void _usage(FILE *out)
 		"Usage: sfair [OPTIONS]\n"
 		"Show what Horae's priority/hmrf has accounted per account.\n\n"
 		"  -A, --accounts=LIST   only these accounts (comma-separated)\n"
+		"  -u, --users=LIST      also these users' associations (as\n"
+		"                        sshare; asks slurmctld, as --ctld)\n"
+		"  -a, --all             also every user's association (ditto)\n"
+		"  -M, --clusters=NAME   that cluster's slurmctld (ditto)\n"
+		"      --ctld            what slurmctld reports over sshare's\n"
+		"                        RPC: association usage and H-MRF's\n"
+		"                        standing as FairShare; sfair does this\n"
+		"                        by itself where StateSaveLocation is\n"
+		"                        not on this host (a login node)\n"
 		"  -l, --long            also the last job start and the window\n"
 		"  -o, --format=LIST     these fields: Account, Used[:TRES],\n"
 		"                        NonSharing[:TRES], Beta, LastStart,\n"
@@ -96,12 +111,15 @@ static void _usage(FILE *out)
 
 /*
  * StateSaveLocation/horae_hmrf.state from slurm.conf.  NULL with the
- * reason printed when slurm.conf names no StateSaveLocation, or one that
- * is not on this host (a login node).
+ * reason printed when slurm.conf names no StateSaveLocation; NULL with
+ * *elsewhere set, and nothing printed, when it names one that is not on
+ * this host (a login node).
  */
-static char *_state_from_slurm_conf(void)
+static char *_state_from_slurm_conf(bool *elsewhere)
 {
 	char *dir = sfair_slurm_conf_get("StateSaveLocation"), *path;
+
+	*elsewhere = false;
 
 	if (!dir) {
 		if (errno == ENOMEM)
@@ -112,8 +130,7 @@ static char *_state_from_slurm_conf(void)
 		return NULL;
 	}
 	if (access(dir, F_OK)) {
-		fprintf(stderr, "sfair: StateSaveLocation %s (%s) is not on this host: sfair reads the files priority/hmrf, select/eunomia and job_submit/justice keep there, so run it where slurmctld runs or where that directory is mounted; sshare and sprio show what slurmctld itself reports\n",
-			dir, sfair_slurm_conf());
+		*elsewhere = true;
 		free(dir);
 		return NULL;
 	}
@@ -413,10 +430,70 @@ static int _explain(const opts_t *o, const sfair_report_t *rep,
 	return rc;
 }
 
+/*
+ * What slurmctld reports over sshare's RPC: asked for (--ctld, -u, -a,
+ * -M), or by itself where StateSaveLocation is not on this host (fallback,
+ * which says so and what it leaves out).
+ */
+static int _ctld(const opts_t *o, bool fallback)
+{
+	sfair_assocs_query_t q = { o->accounts, o->users, o->all_users,
+				   o->cluster };
+	sfair_ctld_field_t fields[SFAIR_MAX_FIELDS];
+	sfair_assocs_t a;
+	char msg[512];
+	int n;
+
+	if (fallback && (o->at || o->deadlines || o->explain)) {
+		fprintf(stderr,
+			"sfair: StateSaveLocation (%s) is not on this host, and %s reads the files priority/hmrf, select/eunomia and job_submit/justice keep there: run it where slurmctld runs or where that directory is mounted; without it, sfair shows what slurmctld reports\n",
+			sfair_slurm_conf(),
+			o->at	     ? "--at" :
+			o->deadlines ? "-D" :
+				       "--explain");
+		return 2;
+	}
+	if (o->state || o->at || o->deadlines || o->explain) {
+		fprintf(stderr,
+			"sfair: %s read%s the plugins' files; slurmctld's view (%s) has only the associations' usage and standing now\n",
+			o->state     ? "--state" :
+			o->at	     ? "--at" :
+			o->deadlines ? "-D" :
+				       "--explain",
+			o->explain ? "s slurmctld and" : "s",
+			o->cluster   ? "-M" :
+			o->all_users ? "-a" :
+			o->users     ? "-u" :
+				       "--ctld");
+		return 2;
+	}
+	if (sfair_assocs_load(&q, &a))
+		return 2;
+	n = o->format ? sfair_ctld_fields_parse(o->format, &a, fields, msg,
+						sizeof(msg)) :
+			sfair_ctld_fields_default(&a, o->long_list, fields);
+	if (n < 0) {
+		fprintf(stderr, "sfair: %s\n", msg);
+		sfair_assocs_free(&a);
+		return 2;
+	}
+	if (fallback)
+		fprintf(stderr,
+			"sfair: StateSaveLocation is not on this host: showing what slurmctld reports (sshare's RPC); the window's usage, Beta, Contribution, shares, progress and Justice's state need the plugins' files (run sfair where slurmctld runs)\n");
+	sfair_ctld_print(stdout, &a, fields, n, o->style, o->noheader,
+			 (double)time(NULL));
+	sfair_assocs_free(&a);
+	return 0;
+}
+
 static int _parse_args(int argc, char **argv, opts_t *o)
 {
 	static const struct option longopts[] = {
 		{ "accounts", required_argument, NULL, 'A' },
+		{ "users", required_argument, NULL, 'u' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "clusters", required_argument, NULL, 'M' },
+		{ "ctld", no_argument, NULL, 'c' },
 		{ "long", no_argument, NULL, 'l' },
 		{ "format", required_argument, NULL, 'o' },
 		{ "parsable", no_argument, NULL, 'p' },
@@ -437,9 +514,25 @@ static int _parse_args(int argc, char **argv, opts_t *o)
 	int c;
 
 	argv[0] = (char *)"sfair"; /* getopt's messages name it */
-	while ((c = getopt_long(argc, argv, "A:Dlo:pPnS:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "A:u:aM:Dlo:pPnS:hV", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'A': o->accounts = optarg; break;
+		case 'u':
+			o->users = optarg;
+			o->ctld = true;
+			break;
+		case 'a':
+			o->all_users = true;
+			o->ctld = true;
+			break;
+		case 'M':
+			o->cluster = optarg;
+			o->ctld = true;
+			break;
+		case 'c':
+			o->ctld = true;
+			break;
 		case 'D': o->deadlines = true; break;
 		case 'l': o->long_list = true; break;
 		case 'o': o->format = optarg; break;
@@ -503,7 +596,7 @@ int main(int argc, char **argv)
 	justice_history_t *hist = NULL;
 	char window[64] = "none", msg[256];
 	int rc = 2, nfields;
-	bool o_at_given;
+	bool o_at_given, elsewhere = false;
 
 	if (_parse_args(argc, argv, &o))
 		return 2;
@@ -513,7 +606,11 @@ int main(int argc, char **argv)
 	}
 	if (o.check)
 		return sfair_check_config(o.check, o.kind);
-	path = o.state ? strdup(o.state) : _state_from_slurm_conf();
+	if (o.ctld)
+		return _ctld(&o, false);
+	path = o.state ? strdup(o.state) : _state_from_slurm_conf(&elsewhere);
+	if (!path && elsewhere)
+		return _ctld(&o, true);
 	if (!path)
 		return 2;
 	main_prefix = _dir_prefix(path);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t0302: sfair finds the plugins' files through slurm.conf as Slurm writes
 # it (StateSaveLocation with blanks around '=', in an Included file, in
-# any case; the last one given wins), says plainly when that directory is
-# not on this host (a login node) or slurm.conf names none, shows
+# any case; the last one given wins), asks slurmctld when that directory
+# is not on this host (a login node) and says why when it cannot, says
+# plainly when slurm.conf names none, shows
 # Justice's state with -D when priority/hmrf keeps none, and --explain
 # without a readable slurm.conf exits 2 with a message, never a libslurm
 # fatal.  No daemon: the state files are data/eunomia's.
@@ -37,11 +38,30 @@ tap_ok "StateSaveLocation from an Included file, 'key = value': exit 0, the acco
 	$([ $rc = 0 ] && [ -n "$out" ] && ! echo "$out" | grep -q sfair; echo $?) "($rc) $out"
 
 # A StateSaveLocation that is not on this host: what a login node sees.
+# sfair then asks slurmctld instead (t0019 shows it with one); here there
+# is none.  libslurm reads these files itself (the one above is not one it
+# takes), so they are plain.  Without SlurmctldHost libslurm ends the
+# process: sfair turns that into exit 2 and a line of its own.
 printf 'StateSaveLocation=%s\n' "$tmp/not-here" >"$tmp/etc/conf.d/state.conf"
-out=$(SLURM_CONF=$tmp/etc/slurm.conf "$SFAIR" 2>&1)
+mkdir -p "$tmp/login"
+printf 'ClusterName=t0302\nStateSaveLocation=%s\n' "$tmp/not-here" \
+	>"$tmp/login/nohost.conf"
+out=$(SLURM_CONF=$tmp/login/nohost.conf "$SFAIR" 2>&1)
 rc=$?
-tap_ok "StateSaveLocation not on this host: exit 2 and says where to run it" \
-	$([ $rc = 2 ] && echo "$out" | grep -q "StateSaveLocation $tmp/not-here ($tmp/etc/slurm.conf) is not on this host"; echo $?) "($rc) $out"
+tap_ok "not on this host, slurm.conf without SlurmctldHost: exit 2, libslurm's reason and sfair's line, no libslurm exit 1" \
+	$([ $rc = 2 ] && echo "$out" | grep -q "No SlurmctldHost" &&
+	  echo "$out" | grep -q "^sfair: libslurm ended sfair (its message above) while reading $tmp/login/nohost.conf for slurmctld's view"; echo $?) "($rc) $out"
+# With a SlurmctldHost where no slurmctld listens (port 1).
+printf 'ClusterName=t0302\nSlurmctldHost=localhost\nSlurmctldPort=1\nStateSaveLocation=%s\n' \
+	"$tmp/not-here" >"$tmp/login/slurm.conf"
+out=$(SLURM_CONF=$tmp/login/slurm.conf "$SFAIR" 2>&1)
+rc=$?
+tap_ok "not on this host, no slurmctld: exit 2 and says it asked slurmctld and why that failed" \
+	$([ $rc = 2 ] && echo "$out" | grep -q "^sfair: slurmctld did not answer sshare's request: Unable to contact slurm controller"; echo $?) "($rc) $out"
+out=$(SLURM_CONF=$tmp/login/slurm.conf "$SFAIR" -D 2>&1)
+rc=$?
+tap_ok "not on this host, -D: exit 2 and says Justice's state is in the files there" \
+	$([ $rc = 2 ] && echo "$out" | grep -q "StateSaveLocation ($tmp/login/slurm.conf) is not on this host, and -D reads the files"; echo $?) "($rc) $out"
 
 # None at all.
 printf 'ClusterName=t0302\n' >"$tmp/etc/slurm.conf"

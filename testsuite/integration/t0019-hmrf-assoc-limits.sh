@@ -9,6 +9,12 @@
 # AssocGrpCPUMinutesLimit.  sshare must show capped's raw usage close to
 # what ran (measured: multifactor 133, hmrf 131 CPU-s of 132).  Under hmrf
 # the association usage these read used to stay 0 (issue 20).
+#
+# Under hmrf, sfair then runs as on a login node: a copy of slurm.conf
+# whose StateSaveLocation is not on this host, so sfair cannot read the
+# plugins' files and asks slurmctld over sshare's RPC instead.  It must
+# show what sshare shows (RawUsage, FairShare), user rows with -u/-a, the
+# cluster with -M, and refuse what needs the files with a clear message.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -68,8 +74,70 @@ run()
 	awk -v r="${raw:-0}" -v want=$((2 * 2 * RUN)) \
 		'BEGIN { exit !(r >= 0.9 * want && r <= 1.3 * want) }'
 	tap_ok "$name: sshare's RawUsage of capped is what ran ($raw CPU-s; $((4 * RUN)) ran)" $?
+	[ "$name" = hmrf ] && login "$raw"
 	scancel "$j3" 2>/dev/null
 	hc_stop
+}
+
+# login RAW: sfair from a "login node" (see the top), against sshare's RAW.
+login()
+{
+	local conf=${dirs[-1]}/login/slurm.conf out err rc fs sfs width
+	local sfair=$HORAE_BINDIR/sfair
+	mkdir -p "${conf%/*}"
+	sed 's|^StateSaveLocation=.*|StateSaveLocation=/nonexistent/horae-t0019|' \
+		"$HC_CONF" >"$conf"
+	out=$(SLURM_CONF=$conf "$sfair" -P -n -A capped \
+		-o Account,RawUsage,FairShare 2>"$conf.err")
+	rc=$?
+	err=$(cat "$conf.err")
+	tap_diag "login: sfair: $out / $err"
+	[ $rc = 0 ] && [ "${out%%|*}" = capped ]
+	tap_ok "login: sfair without StateSaveLocation shows capped from slurmctld (exit $rc: $out)" $?
+	grep -q "StateSaveLocation is not on this host.*slurmctld reports" \
+		<<<"$err"
+	tap_ok "login: sfair says where its figures come from and what is left out" $?
+	awk -F'|' -v r="${1:-0}" '{ exit !(r > 0 && $2 >= 0.99 * r && $2 <= 1.01 * r) }' <<<"$out"
+	tap_ok "login: sfair's RawUsage is sshare's (sfair $(cut -d'|' -f2 <<<"$out"), sshare $1)" $?
+	# sshare prints FairShare on user rows only: compare capped|root's.
+	fs=$(SLURM_CONF=$conf "$sfair" -P -n -a -A capped \
+		-o Account,User,FairShare 2>/dev/null |
+		awk -F'|' '$1 ~ /capped/ && $2 == "root" { print $3; exit }')
+	sfs=$(sshare -n -P -a -A capped -o Account,User,FairShare 2>/dev/null |
+		awk -F'|' '$1 ~ /capped/ && $2 == "root" { print $3; exit }')
+	awk -v a="$fs" -v b="$sfs" 'BEGIN { d = a - b; exit !(a != "" && b != "" && d < 1e-6 && d > -1e-6) }'
+	tap_ok "login: sfair's FairShare of capped|root is sshare's (H-MRF's standing: $fs, $sfs)" $?
+	out=$(SLURM_CONF=$conf "$sfair" -P -n -a -o Account,User 2>&1)
+	grep -qx "capped|root" <<<"$out" && grep -qx "capped|" <<<"$out"
+	tap_ok "login: -a adds the user rows (capped|root) to the account's ($(tr '\n' ' ' <<<"$out"))" $?
+	out=$(SLURM_CONF=$conf "$sfair" -P -n -u nobody -o Account,User 2>&1)
+	! grep -q "|root" <<<"$out" && grep -qx "capped|" <<<"$out"
+	tap_ok "login: -u nobody shows no root rows ($(tr '\n' ' ' <<<"$out"))" $?
+	width=$(SLURM_CONF=$conf "$sfair" -a 2>/dev/null | awk '{ if (length > w) w = length } END { print w + 0 }')
+	[ "$width" -gt 0 ] && [ "$width" -le 100 ]
+	tap_ok "login: the default table fits 100 columns ($width)" $?
+	out=$(SLURM_CONF=$conf "$sfair" --json 2>/dev/null |
+		python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["meta"]["source"], [a["account"] for a in d["associations"]])')
+	[[ "$out" == "slurmctld ["*"'capped'"* ]]
+	tap_ok "login: --json says the source is slurmctld ($out)" $?
+	out=$(SLURM_CONF=$conf "$sfair" -P -n -M "$HC_CLUSTER" -A capped -o Account 2>&1)
+	[ "$out" = capped ]
+	tap_ok "login: -M $HC_CLUSTER asks that cluster's slurmctld ($out)" $?
+	out=$(SLURM_CONF=$conf "$sfair" -M nosuch 2>&1)
+	rc=$?
+	[ $rc = 2 ] && grep -q "nosuch" <<<"$out"
+	tap_ok "login: -M nosuch exits 2 naming it (exit $rc: $(tr '\n' ' ' <<<"$out"))" $?
+	out=$(SLURM_CONF=$conf "$sfair" -D 2>&1)
+	rc=$?
+	[ $rc = 2 ] && grep -q "not on this host" <<<"$out"
+	tap_ok "login: -D exits 2: Justice's state is in the files (exit $rc)" $?
+	out=$(SLURM_CONF=$conf "$sfair" -o Account,Beta 2>&1)
+	rc=$?
+	[ $rc = 2 ] && grep -q "Beta is in the plugins' files" <<<"$out"
+	tap_ok "login: -o Beta exits 2 saying Beta needs the files (exit $rc)" $?
+	out=$("$sfair" --ctld -P -n -A capped -o Account,RawUsage 2>&1)
+	[ "${out%%|*}" = capped ]
+	tap_ok "--ctld on the controller asks slurmctld too ($out)" $?
 }
 
 run priority/multifactor
