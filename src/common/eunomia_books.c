@@ -11,6 +11,7 @@
 
 #include "eunomia_books.h"
 #include "json_field.h"
+#include "ledger_doc.h"
 #include "ledger.h"
 #include "names.h"
 
@@ -203,11 +204,17 @@ void eunomia_books_destroy(eunomia_books_t **b)
 
 json_object *eunomia_books_to_json(const eunomia_books_t *b)
 {
-	int n = names_count(b->names);
-	json_object *doc = json_object_new_object();
-	json_object *names = json_object_new_array();
-	json_object *ls = json_object_new_array();
-	json_object *usage = ledger_to_json(b->progress), *ns = NULL;
+	ledger_doc_t d = {
+		.tres = "progress",
+		.charged_until = b->charged,
+		/* Not in the first format: a reader before these books
+		 * ignores it, and a state without it has no known start. */
+		.since = b->since,
+		.names = b->names,
+		.last_start = NULL,
+		.usage = b->progress,
+	};
+	json_object *doc = NULL;
 	ledger_t *empty;
 
 	/* The non-sharing ledger and last_start of H-MRF's state, empty:
@@ -216,43 +223,14 @@ json_object *eunomia_books_to_json(const eunomia_books_t *b)
 	empty = ledger_create(ledger_window(b->progress),
 			      ledger_bucket(b->progress), 1,
 			      ledger_now(b->progress), NULL);
-	if (empty && !ledger_grow(empty, n))
-		ns = ledger_to_json(empty);
-	ledger_destroy(&empty);
-	if (!doc || !names || !ls || !usage || !ns)
-		goto nomem;
-	for (int i = 0; i < n; i++) {
-		json_object *s = json_object_new_string(names_get(b->names, i));
-		json_object *z = json_object_new_double(0);
-
-		if (!s || !z || json_object_array_add(names, s) ||
-		    json_object_array_add(ls, z)) {
-			json_object_put(s);
-			json_object_put(z);
-			goto nomem;
-		}
+	if (empty && !ledger_grow(empty, names_count(b->names))) {
+		d.nonsharing = empty;
+		doc = ledger_doc_to_json(&d);
 	}
-	json_object_object_add(doc, "tres", json_object_new_string("progress"));
-	json_object_object_add(doc, "charged_until",
-			       json_object_new_double(b->charged));
-	/* Not in the first format: a reader before these books ignores it,
-	 * and a state without it has no known start. */
-	if (isfinite(b->since))
-		json_object_object_add(doc, "since",
-				       json_object_new_double(b->since));
-	json_object_object_add(doc, "accounts", names);
-	json_object_object_add(doc, "last_start", ls);
-	json_object_object_add(doc, "usage", usage);
-	json_object_object_add(doc, "nonsharing", ns);
+	ledger_destroy(&empty);
+	if (!doc)
+		errno = ENOMEM;
 	return doc;
-nomem:
-	json_object_put(doc);
-	json_object_put(names);
-	json_object_put(ls);
-	json_object_put(usage);
-	json_object_put(ns);
-	errno = ENOMEM;
-	return NULL;
 }
 
 /* The rule of the old loader: the same window, and for a sliding window

@@ -10,6 +10,7 @@
 
 #include "hmrf_state_impl.h"
 #include "json_field.h"
+#include "ledger_doc.h"
 
 hmrf_state_t *hmrf_state_create(const window_spec_t *w, double bucket,
 				 const char *tres, double now,
@@ -195,38 +196,17 @@ nomem:
 
 json_object *hmrf_state_to_json(const hmrf_state_t *st)
 {
-	json_object *doc = json_object_new_object();
-	json_object *names = json_object_new_array(), *ls;
-	json_object *usage = ledger_to_json(st->usage);
-	json_object *ns = ledger_to_json(st->ns);
-	int n = names_count(st->names);
+	const ledger_doc_t d = {
+		.tres = st->tres,
+		.charged_until = st->charged_until,
+		.since = NAN,
+		.names = st->names,
+		.last_start = st->last_start,
+		.usage = st->usage,
+		.nonsharing = st->ns,
+	};
 
-	ls = json_object_new_array();
-	if (!doc || !names || !usage || !ns || !ls)
-		goto nomem;
-	for (int i = 0; i < n; i++) {
-		json_object_array_add(names,
-				      json_object_new_string(
-					      names_get(st->names, i)));
-		json_object_array_add(ls,
-				      json_object_new_double(st->last_start[i]));
-	}
-	json_object_object_add(doc, "tres", json_object_new_string(st->tres));
-	json_object_object_add(doc, "charged_until",
-			       json_object_new_double(st->charged_until));
-	json_object_object_add(doc, "accounts", names);
-	json_object_object_add(doc, "last_start", ls);
-	json_object_object_add(doc, "usage", usage);
-	json_object_object_add(doc, "nonsharing", ns);
-	return doc;
-nomem:
-	json_object_put(doc);
-	json_object_put(names);
-	json_object_put(usage);
-	json_object_put(ns);
-	json_object_put(ls);
-	errno = ENOMEM;
-	return NULL;
+	return ledger_doc_to_json(&d);
 }
 
 static int _load_names(hmrf_state_t *st, json_object *names, json_object *ls,
