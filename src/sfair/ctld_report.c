@@ -14,23 +14,19 @@
 
 #include "ctld_report.h"
 
-static const struct {
-	const char *name;
-	sfair_ctld_kind_t kind;
-	int width; /* negative: left-aligned */
-} known[] = {
-	{ "Account", SFAIR_C_ACCOUNT, -16 },
-	{ "User", SFAIR_C_USER, -10 },
-	{ "Partition", SFAIR_C_PARTITION, -10 },
-	{ "RawShares", SFAIR_C_RAWSHARES, 10 },
-	{ "NormShares", SFAIR_C_NORMSHARES, 11 },
-	{ "RawUsage", SFAIR_C_RAWUSAGE, 12 },
-	{ "NormUsage", SFAIR_C_NORMUSAGE, 11 },
-	{ "EffectvUsage", SFAIR_C_EFCTVUSAGE, 13 },
-	{ "FairShare", SFAIR_C_FAIRSHARE, 10 },
-	{ "Usage", SFAIR_C_USAGE, 14 },
+static const sfair_column_t known[] = {
+	{ "Account", SFAIR_C_ACCOUNT, -16, false },
+	{ "User", SFAIR_C_USER, -10, false },
+	{ "Partition", SFAIR_C_PARTITION, -10, false },
+	{ "RawShares", SFAIR_C_RAWSHARES, 10, false },
+	{ "NormShares", SFAIR_C_NORMSHARES, 11, false },
+	{ "RawUsage", SFAIR_C_RAWUSAGE, 12, false },
+	{ "NormUsage", SFAIR_C_NORMUSAGE, 11, false },
+	{ "EffectvUsage", SFAIR_C_EFCTVUSAGE, 13, false },
+	{ "FairShare", SFAIR_C_FAIRSHARE, 10, false },
+	{ "Usage", SFAIR_C_USAGE, 14, true },
 };
-#define NKNOWN (sizeof(known) / sizeof(known[0]))
+#define NKNOWN ((int)(sizeof(known) / sizeof(known[0])))
 
 /* sfair's fields that need the plugins' files, to say so when asked. */
 static const char *const files_only[] = {
@@ -41,96 +37,25 @@ static const char *const files_only[] = {
 	"SharingLoss",
 };
 
-static int _tres(const sfair_assocs_t *a, const char *name)
+static bool _files_only(const char *name, char *err, size_t len)
 {
-	for (int i = 0; i < a->ntres; i++)
-		if (!strcasecmp(a->tres[i], name))
-			return i;
-	return -1;
+	for (size_t f = 0; f < sizeof(files_only) / sizeof(files_only[0]); f++)
+		if (!strcasecmp(name, files_only[f])) {
+			snprintf(
+				err, len,
+				"--format: %s is in the plugins' files in StateSaveLocation, which sfair cannot read here; slurmctld's view has Account, User, Partition, RawShares, NormShares, RawUsage, NormUsage, EffectvUsage, FairShare, Usage[:TRES]",
+				files_only[f]);
+			return true;
+		}
+	return false;
 }
 
 int sfair_ctld_fields_parse(const char *list, const sfair_assocs_t *a,
 			    sfair_ctld_field_t *fields, char *err, size_t len)
 {
-	char buf[1024], *save = NULL, *item;
-	int n = 0;
-
-	if (!list || !list[0] || strlen(list) >= sizeof(buf)) {
-		snprintf(err, len,
-			 "--format: give a comma-separated list of fields");
-		return -1;
-	}
-	strcpy(buf, list);
-	for (item = strtok_r(buf, ",", &save); item;
-	     item = strtok_r(NULL, ",", &save)) {
-		char *colon, *pct = strchr(item, '%');
-		long width = 0;
-		size_t k;
-
-		if (pct) {
-			char *end;
-
-			*pct = '\0';
-			width = strtol(pct + 1, &end, 10);
-			if (end == pct + 1 || *end || width < 1 ||
-			    width > 200) {
-				snprintf(
-					err, len,
-					"--format: %s%%%s: a width is a number from 1 to 200",
-					item, pct + 1);
-				return -1;
-			}
-		}
-		if ((colon = strchr(item, ':')))
-			*colon = '\0';
-		for (k = 0; k < NKNOWN; k++)
-			if (!strcasecmp(item, known[k].name))
-				break;
-		if (k == NKNOWN) {
-			for (size_t f = 0;
-			     f < sizeof(files_only) / sizeof(files_only[0]);
-			     f++)
-				if (!strcasecmp(item, files_only[f])) {
-					snprintf(
-						err, len,
-						"--format: %s is in the plugins' files in StateSaveLocation, which sfair cannot read here; slurmctld's view has Account, User, Partition, RawShares, NormShares, RawUsage, NormUsage, EffectvUsage, FairShare, Usage[:TRES]",
-						files_only[f]);
-					return -1;
-				}
-			snprintf(
-				err, len,
-				"--format: unknown field '%s' (slurmctld's view: Account, User, Partition, RawShares, NormShares, RawUsage, NormUsage, EffectvUsage, FairShare, Usage[:TRES])",
-				item);
-			return -1;
-		}
-		if (n == SFAIR_MAX_FIELDS) {
-			snprintf(err, len, "--format: more than %d fields",
-				 SFAIR_MAX_FIELDS);
-			return -1;
-		}
-		fields[n].kind = known[k].kind;
-		fields[n].tres = -1;
-		fields[n].width = known[k].width < 0 ? -(int)width : (int)width;
-		if (colon) {
-			if (known[k].kind != SFAIR_C_USAGE) {
-				snprintf(
-					err, len,
-					"--format: field '%s' takes no ':TRES'",
-					item);
-				return -1;
-			}
-			fields[n].tres = _tres(a, colon + 1);
-			if (fields[n].tres < 0) {
-				snprintf(
-					err, len,
-					"--format: Usage:%s: slurmctld tracks no TRES '%s'",
-					colon + 1, colon + 1);
-				return -1;
-			}
-		}
-		n++;
-	}
-	return n;
+	return sfair_format_parse(
+		list, known, NKNOWN, (const char *const *)a->tres, a->ntres,
+		"that slurmctld tracks", _files_only, fields, err, len);
 }
 
 int sfair_ctld_fields_default(const sfair_assocs_t *a, bool long_list,
@@ -162,42 +87,16 @@ int sfair_ctld_fields_default(const sfair_assocs_t *a, bool long_list,
 
 static int _width(sfair_ctld_kind_t kind)
 {
-	for (size_t k = 0; k < NKNOWN; k++)
-		if (known[k].kind == kind)
-			return known[k].width;
-	return 12;
+	return sfair_column_width(known, NKNOWN, kind);
 }
 
 static const char *_name(sfair_ctld_kind_t kind)
 {
-	for (size_t k = 0; k < NKNOWN; k++)
-		if (known[k].kind == kind)
-			return known[k].name;
-	return "?";
-}
-
-typedef struct cells {
-	FILE *out;
-	sfair_style_t style;
-	int col;
-} cells_t;
-
-static void _cell(cells_t *c, int width, bool cut, const char *text)
-{
-	int prec = cut ? abs(width) : (int)strlen(text);
-
-	if (c->style == SFAIR_TABLE) {
-		fprintf(c->out, c->col ? " %*.*s" : "%*.*s", width, prec, text);
-	} else {
-		if (c->col)
-			fputc('|', c->out);
-		fputs(text, c->out);
-	}
-	c->col++;
+	return sfair_column_name(known, NKNOWN, kind);
 }
 
 /* The cells of field f for row r (the header when r is NULL). */
-static void _cells(cells_t *c, const sfair_assocs_t *a,
+static void _cells(sfair_cells_t *c, const sfair_assocs_t *a,
 		   const sfair_ctld_field_t *f, const sfair_assoc_t *r)
 {
 	int w = f->width ? f->width : _width(f->kind);
@@ -215,12 +114,12 @@ static void _cells(cells_t *c, const sfair_assocs_t *a,
 			else
 				snprintf(text, sizeof(text), "Usage:%s",
 					 a->tres[i]);
-			_cell(c, w, cut, text);
+			sfair_cell(c, w, cut, text);
 		}
 		return;
 	}
 	if (!r) {
-		_cell(c, w, cut, _name(f->kind));
+		sfair_cell(c, w, cut, _name(f->kind));
 		return;
 	}
 	switch (f->kind) {
@@ -255,7 +154,7 @@ static void _cells(cells_t *c, const sfair_assocs_t *a,
 	default:
 		snprintf(text, sizeof(text), "?");
 	}
-	_cell(c, w, cut, text);
+	sfair_cell(c, w, cut, text);
 }
 
 static json_object *_str(const char *s)
@@ -326,13 +225,11 @@ static void _line(FILE *out, const sfair_assocs_t *a,
 		  const sfair_ctld_field_t *fields, int nfields,
 		  sfair_style_t style, const sfair_assoc_t *r)
 {
-	cells_t c = { out, style, 0 };
+	sfair_cells_t c = { out, style, 0 };
 
 	for (int i = 0; i < nfields; i++)
 		_cells(&c, a, &fields[i], r);
-	if (style == SFAIR_PARSABLE)
-		fputc('|', out);
-	fputc('\n', out);
+	sfair_cells_end(&c);
 }
 
 void sfair_ctld_print(FILE *out, const sfair_assocs_t *a,

@@ -27,11 +27,9 @@ typedef enum sfair_ctld_kind {
 	SFAIR_C_USAGE, /* one column per TRES, or one with tres >= 0 */
 } sfair_ctld_kind_t;
 
-typedef struct sfair_ctld_field {
-	sfair_ctld_kind_t kind;
-	int tres; /* Usage: the TRES, or -1 for all */
-	int width; /* "Field%N"; 0: the default */
-} sfair_ctld_field_t;
+/* A field asked for (kind: an sfair_ctld_kind_t; Usage's tres: -1 for
+ * all). */
+typedef sfair_pick_t sfair_ctld_field_t;
 
 /*
  * Parse a --format list against a's TRES.  Returns the number of fields,

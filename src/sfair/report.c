@@ -14,110 +14,31 @@
 
 #include "report.h"
 
-static const struct {
-	const char *name;
-	sfair_kind_t kind;
-	int width;
-} known[] = {
-	{ "Account", SFAIR_F_ACCOUNT, -16 },
-	{ "Used", SFAIR_F_USED, 16 },
-	{ "NonSharing", SFAIR_F_NONSHARING, 20 },
-	{ "Beta", SFAIR_F_BETA, 10 },
-	{ "LastStart", SFAIR_F_LASTSTART, 20 },
-	{ "WindowStart", SFAIR_F_WINDOWSTART, 20 },
-	{ "WindowEnd", SFAIR_F_WINDOWEND, 20 },
-	{ "Progress", SFAIR_F_PROGRESS, 14 },
-	{ "ProgressShare", SFAIR_F_PROGRESSSHARE, 14 },
-	{ "FairProgressShare", SFAIR_F_FAIRPROGRESS, 18 },
-	{ "Contribution", SFAIR_F_CONTRIBUTION, 12 },
-	{ "FairShare", SFAIR_F_FAIRSHARE, 16 },
-	{ "DominantShare", SFAIR_F_DOMINANT, 13 },
-	{ "AggregateShare", SFAIR_F_AGGREGATE, 14 },
-	{ "SharingLoss", SFAIR_F_LOSS, 11 },
+/* In the order --format's error message lists them. */
+static const sfair_column_t known[] = {
+	{ "Account", SFAIR_F_ACCOUNT, -16, false },
+	{ "Contribution", SFAIR_F_CONTRIBUTION, 12, false },
+	{ "Used", SFAIR_F_USED, 16, true },
+	{ "NonSharing", SFAIR_F_NONSHARING, 20, true },
+	{ "FairShare", SFAIR_F_FAIRSHARE, 16, true },
+	{ "Beta", SFAIR_F_BETA, 10, false },
+	{ "SharingLoss", SFAIR_F_LOSS, 11, false },
+	{ "DominantShare", SFAIR_F_DOMINANT, 13, false },
+	{ "AggregateShare", SFAIR_F_AGGREGATE, 14, false },
+	{ "LastStart", SFAIR_F_LASTSTART, 20, false },
+	{ "WindowStart", SFAIR_F_WINDOWSTART, 20, false },
+	{ "WindowEnd", SFAIR_F_WINDOWEND, 20, false },
+	{ "Progress", SFAIR_F_PROGRESS, 14, false },
+	{ "ProgressShare", SFAIR_F_PROGRESSSHARE, 14, false },
+	{ "FairProgressShare", SFAIR_F_FAIRPROGRESS, 18, false },
 };
-#define NKNOWN (sizeof(known) / sizeof(known[0]))
-
-static int _tres_slot(const sfair_report_t *r, const char *name)
-{
-	for (int i = 0; i < r->ntres; i++)
-		if (!strcasecmp(r->tres[i], name))
-			return i;
-	return -1;
-}
+#define NKNOWN ((int)(sizeof(known) / sizeof(known[0])))
 
 int sfair_fields_parse(const char *list, const sfair_report_t *r,
 		       sfair_field_t *fields, char *err, size_t len)
 {
-	char buf[1024], *save = NULL, *item;
-	int n = 0;
-
-	if (!list || !list[0] || strlen(list) >= sizeof(buf)) {
-		snprintf(err, len,
-			 "--format: give a comma-separated list of fields");
-		return -1;
-	}
-	strcpy(buf, list);
-	for (item = strtok_r(buf, ",", &save); item;
-	     item = strtok_r(NULL, ",", &save)) {
-		char *colon, *pct = strchr(item, '%');
-		long width = 0;
-		size_t k;
-
-		/* "Account%20": sshare's and sprio's width. */
-		if (pct) {
-			char *end;
-
-			*pct = '\0';
-			width = strtol(pct + 1, &end, 10);
-			if (end == pct + 1 || *end || width < 1 ||
-			    width > 200) {
-				snprintf(err, len,
-					 "--format: %s%%%s: a width is a number from 1 to 200",
-					 item, pct + 1);
-				return -1;
-			}
-		}
-		colon = strchr(item, ':');
-		if (colon)
-			*colon = '\0';
-		for (k = 0; k < NKNOWN; k++)
-			if (!strcasecmp(item, known[k].name))
-				break;
-		if (k == NKNOWN) {
-			snprintf(err, len,
-				 "--format: unknown field '%s' (Account, Contribution, Used[:TRES], NonSharing[:TRES], FairShare[:TRES], Beta, SharingLoss, DominantShare, AggregateShare, LastStart, WindowStart, WindowEnd, Progress, ProgressShare, FairProgressShare)",
-				 item);
-			return -1;
-		}
-		if (n == SFAIR_MAX_FIELDS) {
-			snprintf(err, len, "--format: more than %d fields",
-				 SFAIR_MAX_FIELDS);
-			return -1;
-		}
-		fields[n].kind = known[k].kind;
-		fields[n].tres = -1;
-		/* Left-aligned fields keep their side. */
-		fields[n].width = known[k].width < 0 ? -(int)width : (int)width;
-		if (colon) {
-			if (known[k].kind != SFAIR_F_USED &&
-			    known[k].kind != SFAIR_F_NONSHARING &&
-			    known[k].kind != SFAIR_F_FAIRSHARE) {
-				snprintf(err, len,
-					 "--format: field '%s' takes no ':TRES'",
-					 item);
-				return -1;
-			}
-			fields[n].tres = _tres_slot(r, colon + 1);
-			if (fields[n].tres < 0) {
-				snprintf(err, len,
-					 "--format: %s:%s: no TRES '%s' in the state file",
-					 item, colon + 1, colon + 1);
-				return -1;
-			}
-		}
-		n++;
-	}
-	return n;
+	return sfair_format_parse(list, known, NKNOWN, r->tres, r->ntres,
+				  "in the state file", NULL, fields, err, len);
 }
 
 int sfair_fields_default(const sfair_report_t *r, bool long_list,
@@ -175,50 +96,15 @@ static void _time(double t, char *buf, size_t len)
 
 static int _width(sfair_kind_t kind)
 {
-	for (size_t k = 0; k < NKNOWN; k++)
-		if (known[k].kind == kind)
-			return known[k].width;
-	return 12;
+	return sfair_column_width(known, NKNOWN, kind);
 }
 
 static const char *_name(sfair_kind_t kind)
 {
-	for (size_t k = 0; k < NKNOWN; k++)
-		if (known[k].kind == kind)
-			return known[k].name;
-	return "?";
+	return sfair_column_name(known, NKNOWN, kind);
 }
 
-/* One cell: the field's text for row (or the header when row is NULL). */
-typedef struct cells {
-	FILE *out;
-	sfair_style_t style;
-	int col;
-} cells_t;
-
-/* One cell of width columns (negative: left-aligned); cut to them when
- * cut is set. */
-static void _cellw(cells_t *c, int width, bool cut, const char *text)
-{
-	int prec = cut ? abs(width) : (int)strlen(text);
-
-	if (c->style == SFAIR_TABLE) {
-		fprintf(c->out, c->col ? " %*.*s" : "%*.*s", width, prec,
-			text);
-	} else {
-		if (c->col)
-			fputc('|', c->out);
-		fputs(text, c->out);
-	}
-	c->col++;
-}
-
-static void _cell(cells_t *c, int width, const char *text)
-{
-	_cellw(c, width, false, text);
-}
-
-static void _cells(cells_t *c, const sfair_report_t *r,
+static void _cells(sfair_cells_t *c, const sfair_report_t *r,
 		   const sfair_field_t *f, const sfair_row_t *row)
 {
 	char text[128];
@@ -245,7 +131,7 @@ static void _cells(cells_t *c, const sfair_report_t *r,
 			else
 				snprintf(text, sizeof(text), "%s:%s",
 					 _name(f->kind), r->tres[i]);
-			_cellw(c, w, f->width != 0, text);
+			sfair_cell(c, w, f->width != 0, text);
 		}
 		return;
 	case SFAIR_F_ACCOUNT:
@@ -317,20 +203,18 @@ static void _cells(cells_t *c, const sfair_report_t *r,
 	}
 	if (!row)
 		snprintf(text, sizeof(text), "%s", _name(f->kind));
-	_cellw(c, w, f->width != 0, text);
+	sfair_cell(c, w, f->width != 0, text);
 }
 
 static void _line(FILE *out, const sfair_report_t *r,
 		  const sfair_field_t *fields, int nfields,
 		  sfair_style_t style, const sfair_row_t *row)
 {
-	cells_t c = { out, style, 0 };
+	sfair_cells_t c = { out, style, 0 };
 
 	for (int i = 0; i < nfields; i++)
 		_cells(&c, r, &fields[i], row);
-	if (style == SFAIR_PARSABLE)
-		fputc('|', out);
-	fputc('\n', out);
+	sfair_cells_end(&c);
 }
 
 static json_object *_vec(const sfair_report_t *r, const tres_vec_t *v)
@@ -482,7 +366,7 @@ void sfair_justice_print(FILE *out, const sfair_report_t *r,
 	const long n[] = { j->counts.admitted, j->counts.sized,
 			   j->counts.refused,  j->counts.dropped,
 			   j->counts.killed };
-	cells_t c = { out, style, 0 };
+	sfair_cells_t c = { out, style, 0 };
 	char text[64];
 	size_t i;
 
@@ -501,28 +385,23 @@ void sfair_justice_print(FILE *out, const sfair_report_t *r,
 	}
 	if (!noheader) {
 		for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-			_cell(&c, 12, head[i]);
-		if (style == SFAIR_PARSABLE)
-			fputc('|', out);
-		fputc('\n', out);
+			sfair_cell(&c, 12, false, head[i]);
+		sfair_cells_end(&c);
 	}
-	c.col = 0;
 	snprintf(text, sizeof(text), "%ld", j->jobs);
-	_cell(&c, 12, text);
+	sfair_cell(&c, 12, false, text);
 	for (i = 0; i < 3; i++) {
 		if (isfinite(f[i]))
 			snprintf(text, sizeof(text), "%.4f", f[i]);
 		else
 			snprintf(text, sizeof(text), "-");
-		_cell(&c, 12, text);
+		sfair_cell(&c, 12, false, text);
 	}
 	for (i = 0; i < 5; i++) {
 		snprintf(text, sizeof(text), "%ld", n[i]);
-		_cell(&c, 12, text);
+		sfair_cell(&c, 12, false, text);
 	}
-	if (style == SFAIR_PARSABLE)
-		fputc('|', out);
-	fputc('\n', out);
+	sfair_cells_end(&c);
 }
 
 void sfair_report_print(FILE *out, const sfair_report_t *r,

@@ -15,8 +15,7 @@
 
 #include "common/justice_state.h"
 #include "common/tres.h"
-
-#define SFAIR_MAX_FIELDS 64
+#include "columns.h"
 
 typedef struct sfair_row {
 	const char *account;
@@ -66,13 +65,6 @@ typedef struct sfair_report {
 	int nrows;
 } sfair_report_t;
 
-typedef enum sfair_style {
-	SFAIR_TABLE,
-	SFAIR_PARSABLE,	 /* -p: '|' after every field */
-	SFAIR_PARSABLE2, /* -P: '|' between fields */
-	SFAIR_JSON,
-} sfair_style_t;
-
 typedef enum sfair_kind {
 	SFAIR_F_ACCOUNT,
 	SFAIR_F_USED,	     /* one column per TRES, or one with tres >= 0 */
@@ -91,11 +83,8 @@ typedef enum sfair_kind {
 	SFAIR_F_LOSS,
 } sfair_kind_t;
 
-typedef struct sfair_field {
-	sfair_kind_t kind;
-	int tres; /* Used/NonSharing: the slot, or -1 for all */
-	int width; /* "Field%N": N columns, longer values cut; 0: default */
-} sfair_field_t;
+/* A field asked for (kind: an sfair_kind_t). */
+typedef sfair_pick_t sfair_field_t;
 
 /*
  * Parse a --format list ("Account,Used:cpu,Beta", case-insensitive) into
