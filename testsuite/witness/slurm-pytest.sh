@@ -49,7 +49,14 @@ start()
 		"$src" "$src" "$rundir" >"$rundir/testsuite.conf"
 }
 
-stop() { hc_stop; rundir=; }
+# stop: the cluster down and its run directory gone (HC_KEEP=1 keeps it;
+# the tests' logs and JUnit files are in OUTDIR either way).
+stop()
+{
+	hc_stop
+	[ "${HC_KEEP:-0}" = 1 ] || rm -rf "$rundir"
+	rundir=
+}
 
 # pytest NAME ARGS...: Slurm's tests (ARGS: pytest's, then which) on the
 # running cluster, JUnit into OUT/NAME.xml, the log into OUT/NAME.log.
