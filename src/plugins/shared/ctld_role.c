@@ -33,21 +33,3 @@ time_t ctld_role_control(void)
 	/* Written by slurmctld's main thread, read by ours. */
 	return __atomic_load_n(&control_time, __ATOMIC_RELAXED);
 }
-
-ctld_action_t ctld_role_next(time_t *held, time_t control)
-{
-	if (*held == CTLD_HELD_ALWAYS)
-		return CTLD_KEEP;
-	if (*held == CTLD_HELD_TAKING) {
-		if (control)
-			*held = control;
-		return CTLD_KEEP;
-	}
-	if (*held != CTLD_HELD_NONE) {
-		if (*held == control)
-			return CTLD_KEEP;
-		*held = CTLD_HELD_NONE;
-		return CTLD_DROP;
-	}
-	return control ? CTLD_READ : CTLD_IDLE;
-}

@@ -12,7 +12,9 @@
  * their slurmctld takes control (a backup taking over, or a primary
  * taking control back), and never write it once control has passed on,
  * so that a standby never overwrites what the controller in charge saves.
- * Without a backup nothing changes: the state is read at start.
+ * Without a backup nothing changes: the state is read at start.  This
+ * file says when this slurmctld took control; the core's ctld_hold.h
+ * what a plugin then does with its state.
  */
 #ifndef HORAE_CTLD_ROLE_H
 #define HORAE_CTLD_ROLE_H
@@ -20,13 +22,7 @@
 #include <stdbool.h>
 #include <time.h>
 
-/* Held since start, no backup configured: never given up. */
-#define CTLD_HELD_ALWAYS ((time_t)-2)
-/* Read while slurmctld takes control (read_slurm_conf), before it says
- * it is in control. */
-#define CTLD_HELD_TAKING ((time_t)-1)
-/* Not held: a standby, or control given up. */
-#define CTLD_HELD_NONE ((time_t)0)
+#include "common/ctld_hold.h" /* what to do with the state: the rule */
 
 /* True in slurmctld when slurm.conf names a backup controller, so that
  * state must follow control (false in any other program). */
@@ -35,24 +31,5 @@ bool ctld_role_follows_control(void);
 /* When this slurmctld took control; 0 while it is not in control (a
  * standby backup, or one still starting or taking over). */
 time_t ctld_role_control(void);
-
-/*
- * What a plugin that holds its state since held (CTLD_HELD_*, or the
- * control time it was read for) must do now, in control since control
- * (ctld_role_control()): CTLD_KEEP (act on it; *held may move from
- * TAKING to control), CTLD_READ (in control, the state not held for this
- * control: read it, then set *held to control), CTLD_DROP (held, but
- * control has passed on: drop it unsaved, *held becomes NONE; then, if
- * in control again, read), CTLD_IDLE (not held, not in control: do
- * nothing).
- */
-typedef enum {
-	CTLD_KEEP,
-	CTLD_READ,
-	CTLD_DROP,
-	CTLD_IDLE,
-} ctld_action_t;
-
-ctld_action_t ctld_role_next(time_t *held, time_t control);
 
 #endif /* HORAE_CTLD_ROLE_H */

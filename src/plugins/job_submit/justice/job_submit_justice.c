@@ -87,7 +87,7 @@ static void _follow_control_locked(void)
 	time_t control = ctld_role_control();
 
 	for (;;) {
-		switch (ctld_role_next(&held, control)) {
+		switch (ctld_hold_next(&held, control)) {
 		case CTLD_DROP:
 			info("%s: control has passed to another slurmctld: leaving the learnt history and records to it",
 			     plugin_type);
@@ -250,7 +250,7 @@ int fini(void)
 	periodic_stop(&ticker);
 	slurm_mutex_lock(&mutex);
 	if (held != CTLD_HELD_ALWAYS && ctx &&
-	    ctld_role_next(&held, ctld_role_control()) == CTLD_DROP)
+	    ctld_hold_next(&held, ctld_role_control()) == CTLD_DROP)
 		justice_ctx_destroy(&ctx);
 	if (!ctx) {
 		slurm_mutex_unlock(&mutex);

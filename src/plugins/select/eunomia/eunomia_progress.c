@@ -327,6 +327,15 @@ static eunomia_books_t *_load(eunomia_progress_t *p, bool *unreadable)
 	return b;
 }
 
+/* b as p's books (replacing what it had), weighed. */
+static void _install_locked(eunomia_progress_t *p, eunomia_books_t *b)
+{
+	eunomia_books_destroy(&p->books);
+	p->books = b;
+	_weigh_all_locked(p);
+	p->gap_dirty = true;
+}
+
 /* Empty books for p's window, weighed: 0, or -1 after logging why. */
 static int _empty_books_locked(eunomia_progress_t *p)
 {
@@ -338,10 +347,7 @@ static int _empty_books_locked(eunomia_progress_t *p)
 		error("%s: %s", plugin_type, err.text);
 		return -1;
 	}
-	eunomia_books_destroy(&p->books);
-	p->books = b;
-	_weigh_all_locked(p);
-	p->gap_dirty = true;
+	_install_locked(p, b);
 	return 0;
 }
 
@@ -364,10 +370,7 @@ static int _read_books_locked(eunomia_progress_t *p, bool start_empty)
 		return _empty_books_locked(p);
 	info("%s: loaded the progress of %d accounts charged up to %.0f",
 	     plugin_type, eunomia_books_count(b), eunomia_books_saved_at(b));
-	eunomia_books_destroy(&p->books);
-	p->books = b;
-	_weigh_all_locked(p);
-	p->gap_dirty = true;
+	_install_locked(p, b);
 	return 0;
 }
 
@@ -417,7 +420,7 @@ int eunomia_progress_take(eunomia_progress_t *p, bool start_empty)
  * does not; one whose control has passed on gives them up, unsaved. */
 static bool _holds_locked(eunomia_progress_t *p)
 {
-	switch (ctld_role_next(&p->held, ctld_role_control())) {
+	switch (ctld_hold_next(&p->held, ctld_role_control())) {
 	case CTLD_KEEP:
 		return true;
 	case CTLD_DROP:
