@@ -110,6 +110,9 @@ login()
 	out=$(SLURM_CONF=$conf "$sfair" -P -n -a -o Account,User 2>&1)
 	grep -qx "capped|root" <<<"$out" && grep -qx "capped|" <<<"$out"
 	tap_ok "login: -a adds the user rows (capped|root) to the account's ($(tr '\n' ' ' <<<"$out"))" $?
+	out=$(SLURM_CONF=$conf "$sfair" -P -n -u root -o Account,User 2>&1)
+	grep -qx "capped|root" <<<"$out" && grep -qx "capped|" <<<"$out"
+	tap_ok "login: -u root adds root's rows ($(tr '\n' ' ' <<<"$out"))" $?
 	out=$(SLURM_CONF=$conf "$sfair" -P -n -u nobody -o Account,User 2>&1)
 	! grep -q "|root" <<<"$out" && grep -qx "capped|" <<<"$out"
 	tap_ok "login: -u nobody shows no root rows ($(tr '\n' ' ' <<<"$out"))" $?
