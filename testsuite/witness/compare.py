@@ -17,9 +17,12 @@ import xml.etree.ElementTree as ET
 
 
 def outcomes(path):
+    """{name: (kind, why)} of a JUnit file, and {name: pytest node id}
+    into the module-wide NODE_IDS."""
     res = {}
     for case in ET.parse(path).getroot().iter("testcase"):
         name = f"{case.get('classname', '')}::{case.get('name', '')}"
+        NODE_IDS[name] = node_id(case)
         kind, why = "passed", ""
         for child in case:
             if child.tag in ("failure", "error"):
@@ -34,11 +37,23 @@ def outcomes(path):
     return res
 
 
-def node_id(name):
-    """tests.commands.srun.test_--wait::test_wait ->
-    tests/commands/srun/test_--wait.py::test_wait"""
-    cls, test = name.split("::", 1)
-    return cls.replace(".", "/") + ".py::" + test
+NODE_IDS = {}
+
+
+def node_id(case):
+    """The pytest node id of a JUnit testcase, from its file: classname
+    tests.commands.srun.test_--wait, name test_wait ->
+    tests/commands/srun/test_--wait.py::test_wait; a test in a class,
+    classname tests.commands.srun.test_x.Test_x ->
+    tests/commands/srun/test_x.py::Test_x::NAME.  Without a file
+    attribute, the classname is taken for the module."""
+    cls, test = case.get("classname", ""), case.get("name", "")
+    path = case.get("file")
+    if not path:
+        return cls.replace(".", "/") + ".py::" + test
+    module = path[:-3].replace("/", ".") if path.endswith(".py") else path
+    inner = cls[len(module) + 1:] if cls.startswith(module + ".") else ""
+    return "::".join([path] + inner.split(".") * bool(inner) + [test])
 
 
 def counts(res):
@@ -66,7 +81,7 @@ def main():
     lost = sorted(k for k, v in stock.items() if v[0] == "passed" and
                   horae.get(k, ("absent",))[0] != "passed")
     if lost_only:
-        print(" ".join(node_id(k) for k in lost))
+        print(" ".join(NODE_IDS[k] for k in lost))
         return 0
     if not stock or not horae:
         print("compare.py: no tests ran on one side: see its pytest log",
