@@ -22,15 +22,16 @@
 #include "src/common/slurm_protocol_defs.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
+#include "plugins/shared/horae_compat.h"
 
 #include "ctld_open.h"
 #include "ctld_shares.h"
 
-/* A comma-separated list as a Slurm List of strings, lower-cased as
+/* A comma-separated list as a Slurm list of strings, lower-cased as
  * slurmdbd stores names (slurmctld compares them case-blind too). */
-static List _names(const char *csv)
+static list_t *_names(const char *csv)
 {
-	List l = list_create(xfree_ptr);
+	list_t *l = list_create(xfree_ptr);
 	char *copy = xstrdup(csv), *save = NULL, *tok;
 
 	for (tok = strtok_r(copy, ",", &save); tok;
@@ -75,7 +76,7 @@ static int _translate(const sfair_assocs_query_t *q,
 		      shares_response_msg_t *resp, sfair_assocs_t *out)
 {
 	assoc_shares_object_t *s;
-	ListIterator it;
+	list_itr_t *it;
 	int n = resp->assoc_shares_list ? list_count(resp->assoc_shares_list) :
 					  0;
 
@@ -162,7 +163,7 @@ int sfair_assocs_load(const sfair_assocs_query_t *q, sfair_assocs_t *out)
 {
 	shares_request_msg_t req = { 0 };
 	shares_response_msg_t *resp = NULL;
-	List clusters = NULL;
+	list_t *clusters = NULL;
 	int rc = 2;
 
 	memset(out, 0, sizeof(*out));

@@ -12,6 +12,7 @@
 
 #include <slurm/slurm.h>
 #include <slurm/slurm_errno.h>
+#include "plugins/shared/horae_compat.h"
 
 #include "ctld_open.h"
 #include "explain.h"
@@ -101,7 +102,7 @@ static void _factors(sfair_explain_t *x, const slurm_job_info_t *j,
 {
 	priority_factors_response_msg_t *resp = NULL;
 	priority_factors_object_t *f, *found = NULL;
-	ListIterator it;
+	list_itr_t *it;
 
 	if (slurm_load_job_prio(&resp, NULL, NULL, NULL, 0) || !resp ||
 	    !resp->priority_factors_list)

@@ -9,6 +9,14 @@
 
 #include "slurm/slurm.h"
 
+/* Slurm's list types are list_t and list_itr_t from 23.02 on, and the
+ * List and ListIterator pointer typedefs went in 24.05 and 24.11; the
+ * structs behind them never changed.  Horae writes the new names. */
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
+typedef struct xlist list_t;
+typedef struct listIterator list_itr_t;
+#endif
+
 /* job_submit's job_modify() takes char **err_msg from 23.02 on; 22.05
  * calls it with three arguments. */
 #define HORAE_JOB_MODIFY_ERR_MSG \

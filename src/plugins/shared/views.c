@@ -20,6 +20,7 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
+#include "horae_compat.h"
 
 #include "common/state.h"
 #include "views.h"
@@ -71,7 +72,7 @@ view_readers_t *views_readers(void)
 	slurmctld_lock_t jlocks = { .job = READ_LOCK };
 	assoc_mgr_lock_t alocks = { .assoc = READ_LOCK, .user = READ_LOCK };
 	view_readers_t *r;
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job;
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_user_rec_t *user;

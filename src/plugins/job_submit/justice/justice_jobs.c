@@ -51,6 +51,7 @@
 #include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/node_scheduler.h"
 #include "src/slurmctld/srun_comm.h"
+#include "horae_compat.h"
 
 #include "common/justice.h"
 #include "common/justice_records.h"
@@ -611,7 +612,7 @@ static void _learn_one(justice_ctx_t *ctx, job_record_t *job_ptr,
 
 static void _learn(justice_ctx_t *ctx, double capacity)
 {
-	ListIterator it = list_iterator_create(job_list);
+	list_itr_t *it = list_iterator_create(job_list);
 	job_record_t *job_ptr;
 	double newest = ctx->seen_time;
 
@@ -761,7 +762,7 @@ static double _recorded_claim(const justice_record_t *rec)
  * needs them), and drop admissions no job took in JUSTICE_PENDING_TTL. */
 static void _adopt(justice_ctx_t *ctx, time_t now)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 
 	if (justice_records_count(ctx->pending)) {
@@ -783,7 +784,7 @@ static void _forget(justice_ctx_t *ctx)
 {
 	size_t n = 0, cap = justice_records_count(ctx->records);
 	uint32_t *live;
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 
 	if (!cap)
@@ -804,7 +805,7 @@ static void _forget(justice_ctx_t *ctx)
 void justice_period(justice_ctx_t *ctx, time_t now)
 {
 	justice_params_t p = _params(ctx);
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr, **pend = NULL;
 	justice_estimate_t *est = NULL;
 	size_t npend = 0, cap = 0, *order = NULL;

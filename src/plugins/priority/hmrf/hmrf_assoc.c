@@ -9,6 +9,7 @@
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
+#include "horae_compat.h"
 
 #include "hmrf_assoc.h"
 
@@ -26,7 +27,7 @@ static double _raw(uint32_t shares)
 hmrf_tree_t *hmrf_assoc_tree(void)
 {
 	hmrf_tree_t *t;
-	ListIterator it;
+	list_itr_t *it;
 	slurmdb_assoc_rec_t *a;
 	horae_err_t err;
 	int n = 0, rc = 0;

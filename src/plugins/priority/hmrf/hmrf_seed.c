@@ -17,6 +17,7 @@
 #include "src/common/slurm_accounting_storage.h"
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/slurmctld.h"
+#include "horae_compat.h"
 
 #include "hmrf_recalc.h"
 #include "hmrf_seed.h"
@@ -77,8 +78,8 @@ void hmrf_seed(hmrf_ctx_t *ctx, pthread_mutex_t *mutex)
 {
 	slurmdb_job_cond_t cond = { 0 };
 	slurmdb_job_rec_t *job;
-	ListIterator it;
-	List jobs;
+	list_itr_t *it;
+	list_t *jobs;
 	double from, to;
 	int ids[TRES_MAX], n, charged = 0;
 

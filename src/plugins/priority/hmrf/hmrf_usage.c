@@ -73,7 +73,7 @@ void hmrf_usage_advance(double charged, double now)
 					     now - charged);
 	slurmdb_assoc_rec_t *a;
 	slurmdb_qos_rec_t *q;
-	ListIterator it;
+	list_itr_t *it;
 
 	_assert_locks();
 	if (k == 1)
@@ -227,7 +227,7 @@ void hmrf_usage_publish(const hmrf_books_t *books)
 				   assoc_mgr_root_assoc->usage->usage_raw :
 				   0;
 	slurmdb_assoc_rec_t *a;
-	ListIterator it;
+	list_itr_t *it;
 
 	_assert_locks();
 	if (!assoc_mgr_assoc_list)

@@ -308,7 +308,7 @@ static int _find_uint32(void *x, void *key)
 	return *(uint32_t *)x == *(uint32_t *)key;
 }
 
-static bool _wanted(List list, uint32_t id)
+static bool _wanted(list_t *list, uint32_t id)
 {
 	return !list || !list_count(list) ||
 	       list_find_first(list, _find_uint32, &id);
@@ -348,13 +348,14 @@ static priority_factors_object_t *_factors(job_record_t *job_ptr)
 	return obj;
 }
 
-extern List priority_p_get_priority_factors_list(
-	priority_factors_request_msg_t *req_msg, uid_t uid)
+extern list_t *
+priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
+				     uid_t uid)
 {
 	slurmctld_lock_t locks = { .job = READ_LOCK, .node = READ_LOCK,
 				   .part = READ_LOCK };
-	List ret_list = list_create(slurm_destroy_priority_factors_object);
-	ListIterator itr;
+	list_t *ret_list = list_create(slurm_destroy_priority_factors_object);
+	list_itr_t *itr;
 	job_record_t *job_ptr;
 
 	lock_slurmctld(locks);

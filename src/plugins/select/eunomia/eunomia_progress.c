@@ -521,11 +521,11 @@ static bool _recover_ended(eunomia_progress_t *p, job_record_t *job_ptr,
 	return true;
 }
 
-void eunomia_progress_sync(eunomia_progress_t *p, List jobs)
+void eunomia_progress_sync(eunomia_progress_t *p, list_t *jobs)
 {
 	double now = (double)time(NULL);
 	bool recover;
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 	int a, n = 0, recovered = 0;
 
@@ -621,7 +621,7 @@ void eunomia_progress_resized(eunomia_progress_t *p, job_record_t *job_ptr)
  * job read lock and the mutex. */
 static void _waiting_locked(eunomia_progress_t *p)
 {
-	ListIterator it;
+	list_itr_t *it;
 	job_record_t *job_ptr;
 	int a, n = eunomia_books_count(p->books);
 

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 
 #include "src/slurmctld/slurmctld.h"
+#include "horae_compat.h"
 
 #include "common/eunomia_conf.h"
 #include "progress_info.h"
@@ -67,7 +68,7 @@ void eunomia_progress_nodes_changed(eunomia_progress_t *p);
  * not yet tracked, charged from its start or from the saved state's end;
  * after a restart, charge jobs that ran and ended while slurmctld was down.
  */
-void eunomia_progress_sync(eunomia_progress_t *p, List jobs);
+void eunomia_progress_sync(eunomia_progress_t *p, list_t *jobs);
 
 /* A job started; ended (its progress charged up to its end); was
  * suspended or resumed; changed size. */

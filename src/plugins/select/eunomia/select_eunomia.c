@@ -45,6 +45,7 @@
 #include "src/common/xmalloc.h"
 
 #include "src/common/xstring.h"
+#include "horae_compat.h"
 
 #include "common/eunomia_conf.h"
 #include "ctld_role.h"
@@ -143,7 +144,7 @@ extern int select_p_state_restore(char *dir_name)
 	return other_state_restore(dir_name);
 }
 
-extern int select_p_job_init(List job_list)
+extern int select_p_job_init(list_t *job_list)
 {
 	bool start_empty = &ignore_state_errors && ignore_state_errors;
 	int rc = other_job_init(job_list);
@@ -170,8 +171,8 @@ extern int select_p_node_init(void)
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t min_nodes, uint32_t max_nodes,
 			     uint32_t req_nodes, uint16_t mode,
-			     List preemptee_candidates,
-			     List *preemptee_job_list,
+			     list_t *preemptee_candidates,
+			     list_t **preemptee_job_list,
 			     bitstr_t *exc_core_bitmap)
 {
 	uint64_t *saved = NULL;
