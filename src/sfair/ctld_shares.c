@@ -36,8 +36,14 @@ static list_t *_names(const char *csv)
 
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save))
-		if (*tok)
-			list_append(l, xstrtolower(xstrdup(tok)));
+		if (*tok) {
+			/* xstrtolower returns the string before 23.11, a
+			 * bool after: not used. */
+			char *name = xstrdup(tok);
+
+			xstrtolower(name);
+			list_append(l, name);
+		}
 	xfree(copy);
 	return l;
 }
@@ -197,7 +203,7 @@ int sfair_assocs_load(const sfair_assocs_query_t *q, sfair_assocs_t *out)
 		fprintf(stderr,
 			"sfair: slurmctld%s%s did not answer sshare's request: %s\n",
 			q->cluster ? " of " : "", q->cluster ? q->cluster : "",
-			slurm_strerror(slurm_get_errno()));
+			slurm_strerror(errno));
 		goto cleanup;
 	}
 	if (!resp) {

@@ -233,12 +233,12 @@ int sfair_explain_load(sfair_explain_t *x, uint32_t job_id,
 		return 2;
 	if (slurm_load_ctl_conf(0, &conf)) {
 		fprintf(stderr, "sfair: cannot reach slurmctld: %s\n",
-			slurm_strerror(slurm_get_errno()));
+			slurm_strerror(errno));
 		goto cleanup;
 	}
 	if (slurm_load_jobs(0, &jobs, SHOW_ALL)) {
 		fprintf(stderr, "sfair: cannot list the jobs: %s\n",
-			slurm_strerror(slurm_get_errno()));
+			slurm_strerror(errno));
 		goto cleanup;
 	}
 	for (uint32_t i = 0; i < jobs->record_count && !j; i++)

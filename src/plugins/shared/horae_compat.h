@@ -17,6 +17,27 @@ typedef struct xlist list_t;
 typedef struct listIterator list_itr_t;
 #endif
 
+/* A job's details are job_details_t from 23.02 on (the struct lost its
+ * tag); 22.05 has only struct job_details. */
+#if SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(23, 2, 0)
+typedef struct job_details job_details_t;
+#endif
+
+/*
+ * Slurm's plugin interfaces moved from src/common/ to src/interfaces/ in
+ * 23.02 (select.h, priority.h, accounting_storage.h): include them as
+ * #include HORAE_INC_SELECT, after this header.
+ */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#define HORAE_INC_SELECT "src/interfaces/select.h"
+#define HORAE_INC_PRIORITY "src/interfaces/priority.h"
+#define HORAE_INC_ACCT_STORAGE "src/interfaces/accounting_storage.h"
+#else
+#define HORAE_INC_SELECT "src/common/select.h"
+#define HORAE_INC_PRIORITY "src/common/slurm_priority.h"
+#define HORAE_INC_ACCT_STORAGE "src/common/slurm_accounting_storage.h"
+#endif
+
 /* job_submit's job_modify() takes char **err_msg from 23.02 on; 22.05
  * calls it with three arguments. */
 #define HORAE_JOB_MODIFY_ERR_MSG \

@@ -401,7 +401,7 @@ static bool _split_task(const job_record_t *job_ptr)
 /* Whether the admission rec is job_ptr's (see the top of this file). */
 static bool _matches(const justice_record_t *rec, const job_record_t *job_ptr)
 {
-	const struct job_details *d = job_ptr->details;
+	const job_details_t *d = job_ptr->details;
 	uint32_t lo = rec->sized_to ? rec->sized_to : rec->min_nodes;
 	uint32_t hi = rec->sized_to ? rec->sized_to : rec->max_nodes;
 
@@ -458,7 +458,7 @@ int justice_modify(justice_ctx_t *ctx, job_desc_msg_t *desc,
 		   job_record_t *job_ptr, char **err_msg)
 {
 	job_desc_msg_t d;
-	struct job_details *det = job_ptr->details;
+	job_details_t *det = job_ptr->details;
 	time_t now = time(NULL);
 	char who[64];
 	int rc;
@@ -707,7 +707,7 @@ static void _resize(justice_ctx_t *ctx, job_record_t *job_ptr,
 		    const justice_record_t *r, const justice_estimate_t *e,
 		    time_t now)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	justice_record_t rec;
 	uint32_t lo, hi, n, was = d->min_nodes, to;
 	double per_node;
@@ -821,7 +821,7 @@ void justice_period(justice_ctx_t *ctx, time_t now)
 	_forget(ctx);
 	it = list_iterator_create(job_list);
 	while ((job_ptr = list_next(it))) {
-		struct job_details *d = job_ptr->details;
+		job_details_t *d = job_ptr->details;
 		const justice_record_t *rec;
 		justice_request_t r;
 		justice_estimate_t e;

@@ -12,7 +12,8 @@
 
 #include "src/common/log.h"
 #include "src/common/read_config.h"
-#include "src/common/select.h"
+#include "horae_compat.h"
+#include HORAE_INC_SELECT
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 

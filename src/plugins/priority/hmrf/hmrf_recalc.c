@@ -177,7 +177,7 @@ static uint32_t _priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
 			  double factor, double eunomia, time_t now,
 			  double eligible, int cpu)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	prio_input_t in = { .hmrf = factor, .eunomia = eunomia };
 	prio_factors_t f;
 	uint32_t prio;

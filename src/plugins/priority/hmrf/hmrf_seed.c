@@ -14,10 +14,10 @@
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
-#include "src/common/slurm_accounting_storage.h"
+#include "horae_compat.h"
+#include HORAE_INC_ACCT_STORAGE
 #include "src/common/xmalloc.h"
 #include "src/slurmctld/slurmctld.h"
-#include "horae_compat.h"
 
 #include "hmrf_recalc.h"
 #include "hmrf_seed.h"

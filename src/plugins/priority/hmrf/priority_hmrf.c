@@ -25,7 +25,8 @@
 #include "src/common/assoc_mgr.h"
 #include "src/common/list.h"
 #include "src/common/log.h"
-#include "src/common/slurm_priority.h"
+#include "horae_compat.h"
+#include HORAE_INC_PRIORITY
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 #include "src/slurmctld/locks.h"
@@ -34,7 +35,6 @@
 #include "common/hmrf_shares.h"
 #include "common/state.h"
 #include "hmrf_ctx.h"
-#include "horae_compat.h"
 #include "hmrf_read_conf.h"
 #include "hmrf_usage.h"
 #include "hmrf_recalc.h"

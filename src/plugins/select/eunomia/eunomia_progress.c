@@ -149,7 +149,8 @@ static double _job_rate(eunomia_progress_t *p, job_record_t *job_ptr)
 {
 	job_resources_t *r = job_ptr->job_resrcs;
 	node_record_t *node_ptr;
-	hostlist_t hl;
+	/* hostlist_t is a pointer type before 23.11, the struct after. */
+	struct hostlist *hl;
 	char *host;
 	double rate = 0;
 	int k = 0;
@@ -752,7 +753,7 @@ static double _constraint_speed(eunomia_progress_t *p, const char *account,
 double eunomia_progress_job_rate(eunomia_progress_t *p,
 				 job_record_t *job_ptr)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	double cpus, speed = 0, mono = 0, total = 0, rate;
 	node_record_t *node_ptr;
 	int a;

@@ -13,7 +13,8 @@
 
 #include "src/common/bitstring.h"
 #include "src/common/node_conf.h"
-#include "src/common/select.h"
+#include "horae_compat.h"
+#include HORAE_INC_SELECT
 #include "src/common/xmalloc.h"
 
 #include "eunomia_steer.h"
@@ -39,7 +40,7 @@ static int _by_score(const void *a, const void *b)
 /* What the job needs on each of its nodes: CPUs and MB. */
 static tres_vec_t _demand(job_record_t *job_ptr)
 {
-	struct job_details *d = job_ptr->details;
+	job_details_t *d = job_ptr->details;
 	uint32_t nodes = d && d->min_nodes ? d->min_nodes : 1;
 	double cpus = d ? ceil((double)d->min_cpus / nodes) : 1, mem = 0;
 	tres_vec_t v;

@@ -41,11 +41,11 @@
 #include "src/common/log.h"
 #include "src/common/read_config.h"
 #include "src/common/run_in_daemon.h"
-#include "src/common/select.h"
+#include "horae_compat.h"
+#include HORAE_INC_SELECT
 #include "src/common/xmalloc.h"
 
 #include "src/common/xstring.h"
-#include "horae_compat.h"
 
 #include "common/eunomia_conf.h"
 #include "ctld_role.h"
