@@ -38,6 +38,13 @@ typedef struct job_details job_details_t;
 #define HORAE_INC_ACCT_STORAGE "src/common/slurm_accounting_storage.h"
 #endif
 
+/* srun_comm.h moved to src/stepmgr/ in 24.05. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+#define HORAE_INC_SRUN_COMM "src/stepmgr/srun_comm.h"
+#else
+#define HORAE_INC_SRUN_COMM "src/slurmctld/srun_comm.h"
+#endif
+
 /* job_submit's job_modify() takes char **err_msg from 23.02 on; 22.05
  * calls it with three arguments. */
 #define HORAE_JOB_MODIFY_ERR_MSG \

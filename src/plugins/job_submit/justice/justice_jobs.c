@@ -50,8 +50,8 @@
 #include "src/common/xstring.h"
 #include "src/slurmctld/job_scheduler.h"
 #include "src/slurmctld/node_scheduler.h"
-#include "src/slurmctld/srun_comm.h"
 #include "horae_compat.h"
+#include HORAE_INC_SRUN_COMM
 
 #include "common/justice.h"
 #include "common/justice_records.h"
