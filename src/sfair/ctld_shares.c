@@ -154,13 +154,13 @@ static int _ask(shares_request_msg_t *req, shares_response_msg_t **resp)
 		rc = ((return_code_msg_t *)resp_msg.data)->return_code;
 		slurm_free_return_code_msg(resp_msg.data);
 		if (rc) {
-			slurm_seterrno(rc);
+			errno = rc;
 			return -1;
 		}
 		return 0;
 	default:
 		slurm_free_msg_data(resp_msg.msg_type, resp_msg.data);
-		slurm_seterrno(SLURM_UNEXPECTED_MSG_ERROR);
+		errno = SLURM_UNEXPECTED_MSG_ERROR;
 		return -1;
 	}
 }

@@ -20,7 +20,6 @@
 
 /* In libslurm since long, not in its public header. */
 extern char *slurm_job_state_string(uint32_t inx);
-extern char *slurm_job_reason_string(enum job_state_reason inx);
 
 /* The admin comment job_submit/justice writes at admission. */
 #define JUSTICE_NOTE "justice: up to "
@@ -102,10 +101,10 @@ static void _factors(sfair_explain_t *x, const slurm_job_info_t *j,
 {
 	priority_factors_response_msg_t *resp = NULL;
 	priority_factors_object_t *f, *found = NULL;
+	const horae_prio_factors_t *pf;
 	list_itr_t *it;
 
-	if (slurm_load_job_prio(&resp, NULL, NULL, NULL, 0) || !resp ||
-	    !resp->priority_factors_list)
+	if (HORAE_LOAD_JOB_PRIO(&resp) || !resp || !resp->priority_factors_list)
 		goto done;
 	it = slurm_list_iterator_create(resp->priority_factors_list);
 	while ((f = slurm_list_next(it))) {
@@ -118,18 +117,18 @@ static void _factors(sfair_explain_t *x, const slurm_job_info_t *j,
 			found = f;
 	}
 	slurm_list_iterator_destroy(it);
-	if (!found)
+	if (!found || !(pf = HORAE_PRIO_OBJ_FACTORS(found)))
 		goto done;
 	x->has_factors = true;
-	x->factor[SFAIR_X_AGE] = found->priority_age;
-	x->factor[SFAIR_X_ASSOC] = found->priority_assoc;
-	x->factor[SFAIR_X_FAIRSHARE] = found->priority_fs;
-	x->factor[SFAIR_X_JOBSIZE] = found->priority_js;
-	x->factor[SFAIR_X_PARTITION] = found->priority_part;
-	x->factor[SFAIR_X_QOS] = found->priority_qos;
+	x->factor[SFAIR_X_AGE] = pf->priority_age;
+	x->factor[SFAIR_X_ASSOC] = pf->priority_assoc;
+	x->factor[SFAIR_X_FAIRSHARE] = pf->priority_fs;
+	x->factor[SFAIR_X_JOBSIZE] = pf->priority_js;
+	x->factor[SFAIR_X_PARTITION] = pf->priority_part;
+	x->factor[SFAIR_X_QOS] = pf->priority_qos;
 	x->factor[SFAIR_X_SITE] =
-		(double)((int64_t)found->priority_site - NICE_OFFSET);
-	x->factor[SFAIR_X_NICE] = (double)((int64_t)found->nice - NICE_OFFSET);
+		(double)((int64_t)pf->priority_site - NICE_OFFSET);
+	x->factor[SFAIR_X_NICE] = (double)((int64_t)pf->nice - NICE_OFFSET);
 	x->weight[SFAIR_X_AGE] = conf->priority_weight_age;
 	x->weight[SFAIR_X_ASSOC] = conf->priority_weight_assoc;
 	x->weight[SFAIR_X_FAIRSHARE] = conf->priority_weight_fs;
@@ -259,7 +258,7 @@ int sfair_explain_load(sfair_explain_t *x, uint32_t job_id,
 	snprintf(x->state, sizeof(x->state), "%s",
 		 slurm_job_state_string(j->job_state));
 	snprintf(x->reason, sizeof(x->reason), "%s",
-		 slurm_job_reason_string(j->state_reason));
+		 HORAE_JOB_REASON_STRING(j->state_reason));
 	x->pending = _pending(j);
 	x->priority = j->priority;
 	x->submit = j->submit_time;

@@ -45,6 +45,67 @@ typedef struct job_details job_details_t;
 #define HORAE_INC_SRUN_COMM "src/slurmctld/srun_comm.h"
 #endif
 
+/*
+ * Priority factors.  In 22.05 a job caches them as a
+ * priority_factors_object_t with the factors inline; from 23.02 on as a
+ * priority_factors_t, which the object sprio receives points to.
+ * horae_prio_factors_t is what job_record_t.prio_factors points to.
+ */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0)
+#define HORAE_PRIO_FACTORS_SPLIT 1
+typedef priority_factors_t horae_prio_factors_t;
+#else
+#define HORAE_PRIO_FACTORS_SPLIT 0
+typedef priority_factors_object_t horae_prio_factors_t;
+#endif
+
+/* The factors in an object of sprio's list (NULL from 23.02 on when the
+ * job's priority was set directly), and how a client asks for the list:
+ * 23.02 dropped the job, partition and user filters of the request. */
+#if HORAE_PRIO_FACTORS_SPLIT
+#define HORAE_PRIO_OBJ_FACTORS(obj) ((obj)->prio_factors)
+#define HORAE_LOAD_JOB_PRIO(resp) slurm_load_job_prio((resp), 0)
+#else
+#define HORAE_PRIO_OBJ_FACTORS(obj) (obj)
+#define HORAE_LOAD_JOB_PRIO(resp) \
+	slurm_load_job_prio((resp), NULL, NULL, NULL, 0)
+#endif
+
+/* From 23.02 slurmctld holds the job, node and partition read locks when
+ * it asks the priority plugin for the factors list; 22.05 does not. */
+#define HORAE_PRIO_LIST_LOCKED \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
+/* get_priority_factors_list() loses its request argument in 24.05 (sprio
+ * filters the list itself from 23.02 on). */
+#define HORAE_PRIO_LIST_HAS_REQ \
+	(SLURM_VERSION_NUMBER < SLURM_VERSION_NUM(24, 5, 0))
+/* priority_p_recover() is required from 23.02, priority_p_thread_start()
+ * from 23.11.6, which then starts the plugin's thread once slurmctld has
+ * read its state. */
+#define HORAE_PRIO_HAS_RECOVER \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 2, 0))
+#define HORAE_PRIO_THREAD_START \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 6))
+
+/* A job's state reason as text: slurm_job_reason_string() in slurm.h up
+ * to 23.11; from 24.05 libslurmfull's slurm_job_state_reason_string(),
+ * declared only in Slurm's internal src/common/job_state_reason.h. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(24, 5, 0)
+extern const char *slurm_job_state_reason_string(enum job_state_reason inx);
+#define HORAE_JOB_REASON_STRING(r) slurm_job_state_reason_string(r)
+#else
+extern char *slurm_job_reason_string(enum job_state_reason inx);
+#define HORAE_JOB_REASON_STRING(r) slurm_job_reason_string(r)
+#endif
+
+/* From 23.11.5 slurmctld caches job states for its readers: a plugin
+ * sets one through job_state_set(), never by writing job_state. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(23, 11, 5)
+#define HORAE_JOB_STATE_SET(job_ptr, state) job_state_set((job_ptr), (state))
+#else
+#define HORAE_JOB_STATE_SET(job_ptr, state) ((job_ptr)->job_state = (state))
+#endif
+
 /* job_submit's job_modify() takes char **err_msg from 23.02 on; 22.05
  * calls it with three arguments. */
 #define HORAE_JOB_MODIFY_ERR_MSG \

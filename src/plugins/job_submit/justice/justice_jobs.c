@@ -641,7 +641,7 @@ static void _learn(justice_ctx_t *ctx, double capacity)
 static void _drop(job_record_t *job_ptr, time_t now, const char *why)
 {
 	last_job_update = now;
-	job_ptr->job_state = JOB_DEADLINE;
+	HORAE_JOB_STATE_SET(job_ptr, JOB_DEADLINE);
 	job_ptr->exit_code = 1;
 	job_ptr->state_reason = FAIL_DEADLINE;
 	xfree(job_ptr->state_desc);
@@ -657,7 +657,7 @@ static void _kill(job_record_t *job_ptr, time_t now, const char *why)
 	last_job_update = now;
 	job_ptr->end_time = now;
 	job_ptr->time_last_active = now;
-	job_ptr->job_state = JOB_DEADLINE | JOB_COMPLETING;
+	HORAE_JOB_STATE_SET(job_ptr, JOB_DEADLINE | JOB_COMPLETING);
 	job_ptr->exit_code = 1;
 	job_ptr->state_reason = FAIL_DEADLINE;
 	xfree(job_ptr->state_desc);

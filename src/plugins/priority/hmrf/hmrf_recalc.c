@@ -196,8 +196,7 @@ static uint32_t _priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
 	in.site = (int)job_ptr->site_factor - NICE_OFFSET;
 	prio = prio_compute(&ctx->weights, &in, &f);
 	if (!job_ptr->prio_factors)
-		job_ptr->prio_factors =
-			xmalloc(sizeof(priority_factors_object_t));
+		job_ptr->prio_factors = xmalloc(sizeof(*job_ptr->prio_factors));
 	job_ptr->prio_factors->priority_fs = f.hmrf;
 	job_ptr->prio_factors->priority_age = f.age;
 	job_ptr->prio_factors->priority_js = f.size;

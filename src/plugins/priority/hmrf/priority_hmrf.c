@@ -208,7 +208,8 @@ int init(void)
 	     conf->tres, conf->naccounts, path);
 	xfree(path);
 	_log_unused();
-	ticker = periodic_start("hmrf", _tick, _period, NULL);
+	if (!HORAE_PRIO_THREAD_START)
+		ticker = periodic_start("hmrf", _tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
 
@@ -303,6 +304,7 @@ extern double priority_p_calc_fs_factor(long double usage_efctv,
 	return (double)powl(2.0L, -usage_efctv / shares_norm);
 }
 
+#if HORAE_PRIO_LIST_HAS_REQ
 static int _find_uint32(void *x, void *key)
 {
 	return *(uint32_t *)x == *(uint32_t *)key;
@@ -330,35 +332,69 @@ static bool _part_wanted(const char *partitions, const char *part)
 	xfree(copy);
 	return found;
 }
+#endif
 
 static priority_factors_object_t *_factors(job_record_t *job_ptr)
 {
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
 
-	if (job_ptr->direct_set_prio)
+	if (job_ptr->direct_set_prio) {
 		obj->direct_prio = job_ptr->priority;
-	else if (job_ptr->prio_factors)
-		slurm_copy_priority_factors_object(obj, job_ptr->prio_factors);
-	else
-		obj->priority_site = NICE_OFFSET;
+	} else {
+#if HORAE_PRIO_FACTORS_SPLIT
+		obj->prio_factors = xmalloc(sizeof(*obj->prio_factors));
+		if (job_ptr->prio_factors)
+			slurm_copy_priority_factors(obj->prio_factors,
+						    job_ptr->prio_factors);
+		else /* none yet: sprio shows site and nice less the offset */
+			obj->prio_factors->priority_site =
+				obj->prio_factors->nice = NICE_OFFSET;
+#else
+		if (job_ptr->prio_factors)
+			slurm_copy_priority_factors_object(
+				obj, job_ptr->prio_factors);
+		else /* none yet: sprio shows site and nice less the offset */
+			obj->priority_site = obj->nice = NICE_OFFSET;
+#endif
+	}
 	obj->job_id = job_ptr->job_id;
 	obj->user_id = job_ptr->user_id;
 	obj->partition = xstrdup(job_ptr->part_ptr ? job_ptr->part_ptr->name :
 						     job_ptr->partition);
+#if HORAE_PRIO_FACTORS_SPLIT
+	/* sprio shows and filters these from 23.02 on. */
+	obj->account = xstrdup(job_ptr->account);
+	obj->qos = xstrdup(job_ptr->qos_ptr ? job_ptr->qos_ptr->name : NULL);
+#endif
 	return obj;
 }
 
+/*
+ * sprio's list: the pending jobs the user may see.  Up to 23.11 the request
+ * narrows it (jobs, users, partitions); from 23.02 slurmctld holds the job,
+ * node and partition read locks and sprio narrows it itself.
+ */
+#if HORAE_PRIO_LIST_HAS_REQ
 extern list_t *
 priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
 				     uid_t uid)
+#else
+extern list_t *priority_p_get_priority_factors_list(uid_t uid)
+#endif
 {
+#if !HORAE_PRIO_LIST_LOCKED
 	slurmctld_lock_t locks = { .job = READ_LOCK, .node = READ_LOCK,
 				   .part = READ_LOCK };
+#endif
 	list_t *ret_list = list_create(slurm_destroy_priority_factors_object);
 	list_itr_t *itr;
 	job_record_t *job_ptr;
 
+#if HORAE_PRIO_LIST_LOCKED
+	HORAE_ASSERT_LOCK(JOB_LOCK, READ_LOCK);
+#else
 	lock_slurmctld(locks);
+#endif
 	itr = list_iterator_create(job_list);
 	while ((job_ptr = list_next(itr))) {
 		if (!IS_JOB_PENDING(job_ptr) || IS_JOB_REVOKED(job_ptr) ||
@@ -367,19 +403,45 @@ priority_p_get_priority_factors_list(priority_factors_request_msg_t *req_msg,
 		if ((slurm_conf.private_data & PRIVATE_DATA_JOBS) &&
 		    job_ptr->user_id != uid && !validate_operator(uid))
 			continue;
-		if (!_wanted(req_msg->job_id_list, job_ptr->job_id) ||
-		    !_wanted(req_msg->uid_list, job_ptr->user_id) ||
-		    !_part_wanted(req_msg->partitions, job_ptr->partition))
+#if HORAE_PRIO_LIST_HAS_REQ
+		if (req_msg &&
+		    (!_wanted(req_msg->job_id_list, job_ptr->job_id) ||
+		     !_wanted(req_msg->uid_list, job_ptr->user_id) ||
+		     !_part_wanted(req_msg->partitions, job_ptr->partition)))
 			continue;
+#endif
 		list_append(ret_list, _factors(job_ptr));
 	}
 	list_iterator_destroy(itr);
+#if !HORAE_PRIO_LIST_LOCKED
 	unlock_slurmctld(locks);
+#endif
 
 	if (!list_count(ret_list))
 		FREE_NULL_LIST(ret_list);
 	return ret_list;
 }
+
+#if HORAE_PRIO_HAS_RECOVER
+/*
+ * After slurmctld recovered its jobs: H-MRF's priorities are absolute, so
+ * no boost (priority/basic's business); the next recalculation sets every
+ * pending job's priority and factors.
+ */
+extern uint32_t priority_p_recover(uint32_t prio_boost)
+{
+	return 0;
+}
+#endif
+
+#if HORAE_PRIO_THREAD_START
+/* 23.11.6 on: the recalculation starts once slurmctld has read its state. */
+extern void priority_p_thread_start(void)
+{
+	if (ctx && !ticker)
+		ticker = periodic_start("hmrf", _tick, _period, NULL);
+}
+#endif
 
 /* Called with the job write lock held. */
 extern void priority_p_job_end(job_record_t *job_ptr)

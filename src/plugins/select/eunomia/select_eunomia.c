@@ -3,9 +3,8 @@
  * select_eunomia.c - select/eunomia: speed-aware placement on mixed node
  * generations, layered on select/cons_tres.
  *
- * Like Slurm's select/cray_aries, this plugin loads cons_tres through
- * Slurm's "other" select layer (other_select.c) and passes every call down;
- * jobinfo and nodeinfo are cons_tres's own.
+ * It loads select/cons_tres under its own name (cons_tres_loader.c) and
+ * passes every call down; jobinfo and nodeinfo are cons_tres's own.
  *
  * Progress: every job's CPUs x its nodes' speed factors are charged to
  * its account at its end and every Period (eunomia_progress.c), saved in
@@ -34,8 +33,6 @@
  */
 #include "config.h"
 
-#include "src/plugins/select/other/other_select.h"
-
 #include <errno.h>
 
 #include "src/common/log.h"
@@ -48,6 +45,7 @@
 #include "src/common/xstring.h"
 
 #include "common/eunomia_conf.h"
+#include "cons_tres_loader.h"
 #include "ctld_role.h"
 #include "eunomia_progress.h"
 #include "eunomia_steer.h"
@@ -59,6 +57,13 @@ const char plugin_type[] = "select/eunomia";
 /* Unique among select plugins: 101-110 are Slurm's own. */
 uint32_t plugin_id = 150;
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
+
+/* cons_tres's FN(...), or ERR when cons_tres cannot be loaded (logged). */
+#define CONS_TRES(err, fn, ...)                                \
+	({                                                     \
+		const cons_tres_ops_t *_ops = cons_tres_ops(); \
+		_ops ? _ops->fn(__VA_ARGS__) : (err);          \
+	})
 
 /* Set by slurmctld -i: start even if saved state cannot be read. */
 extern bool ignore_state_errors __attribute__((weak));
@@ -108,7 +113,6 @@ extern int init(void)
 {
 	bool start_empty = &ignore_state_errors && ignore_state_errors;
 
-	other_select_type_param = CR_OTHER_CONS_TRES;
 	/* select_g_init loads every select plugin; only the chosen one
 	 * accounts progress. */
 	if (!running_in_slurmctld() ||
@@ -127,7 +131,7 @@ extern int fini(void)
 {
 	periodic_stop(&ticker);
 	eunomia_progress_destroy(&prog);
-	return other_select_fini();
+	return cons_tres_unload();
 }
 
 /* slurmctld saves all its state (now and then, when it shuts down and
@@ -136,18 +140,18 @@ extern int select_p_state_save(char *dir_name)
 {
 	if (prog)
 		eunomia_progress_save(prog);
-	return other_state_save(dir_name);
+	return CONS_TRES(SLURM_ERROR, state_save, dir_name);
 }
 
 extern int select_p_state_restore(char *dir_name)
 {
-	return other_state_restore(dir_name);
+	return CONS_TRES(SLURM_ERROR, state_restore, dir_name);
 }
 
 extern int select_p_job_init(list_t *job_list)
 {
 	bool start_empty = &ignore_state_errors && ignore_state_errors;
-	int rc = other_job_init(job_list);
+	int rc = CONS_TRES(SLURM_ERROR, job_init, job_list);
 
 	if (!prog)
 		return rc;
@@ -165,7 +169,7 @@ extern int select_p_node_init(void)
 {
 	if (prog)
 		eunomia_progress_nodes_changed(prog);
-	return other_node_init();
+	return CONS_TRES(SLURM_ERROR, node_init);
 }
 
 extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
@@ -173,7 +177,7 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     uint32_t req_nodes, uint16_t mode,
 			     list_t *preemptee_candidates,
 			     list_t **preemptee_job_list,
-			     bitstr_t *exc_core_bitmap)
+			     CONS_TRES_JOB_TEST_TAIL)
 {
 	uint64_t *saved = NULL;
 	int rc;
@@ -184,16 +188,16 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 	if (prog && eunomia_progress_conf(prog)->steer &&
 	    SELECT_IS_MODE_RUN_NOW(mode))
 		eunomia_steer(prog, job_ptr, bitmap, &saved);
-	rc = other_job_test(job_ptr, bitmap, min_nodes, max_nodes, req_nodes,
-			    mode, preemptee_candidates, preemptee_job_list,
-			    exc_core_bitmap);
+	rc = CONS_TRES(SLURM_ERROR, job_test, job_ptr, bitmap, min_nodes,
+		       max_nodes, req_nodes, mode, preemptee_candidates,
+		       preemptee_job_list, CONS_TRES_JOB_TEST_TAIL_ARGS);
 	eunomia_steer_restore(&saved);
 	return rc;
 }
 
 extern int select_p_job_begin(job_record_t *job_ptr)
 {
-	int rc = other_job_begin(job_ptr);
+	int rc = CONS_TRES(SLURM_ERROR, job_begin, job_ptr);
 
 	if (prog && rc == SLURM_SUCCESS)
 		eunomia_progress_begin(prog, job_ptr);
@@ -202,13 +206,13 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 
 extern int select_p_job_ready(job_record_t *job_ptr)
 {
-	return other_job_ready(job_ptr);
+	return CONS_TRES(SLURM_ERROR, job_ready, job_ptr);
 }
 
 extern int select_p_job_expand(job_record_t *from_job_ptr,
 			       job_record_t *to_job_ptr)
 {
-	int rc = other_job_expand(from_job_ptr, to_job_ptr);
+	int rc = CONS_TRES(SLURM_ERROR, job_expand, from_job_ptr, to_job_ptr);
 
 	if (prog) {
 		eunomia_progress_resized(prog, from_job_ptr);
@@ -219,37 +223,39 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 
 extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 {
-	int rc = other_job_resized(job_ptr, node_ptr);
+	int rc = CONS_TRES(SLURM_ERROR, job_resized, job_ptr, node_ptr);
 
 	if (prog)
 		eunomia_progress_resized(prog, job_ptr);
 	return rc;
 }
 
+#if CONS_TRES_HAS_SIGNAL_SPRINT
 extern int select_p_job_signal(job_record_t *job_ptr, int signal)
 {
-	return other_job_signal(job_ptr, signal);
+	return CONS_TRES(SLURM_ERROR, job_signal, job_ptr, signal);
 }
+#endif
 
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
 	if (prog)
 		eunomia_progress_end(prog, job_ptr);
-	return other_job_fini(job_ptr);
+	return CONS_TRES(SLURM_ERROR, job_fini, job_ptr);
 }
 
 extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 {
 	if (prog)
 		eunomia_progress_pause(prog, job_ptr, true);
-	return other_job_suspend(job_ptr, indf_susp);
+	return CONS_TRES(SLURM_ERROR, job_suspend, job_ptr, indf_susp);
 }
 
 extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 {
 	if (prog)
 		eunomia_progress_pause(prog, job_ptr, false);
-	return other_job_resume(job_ptr, indf_susp);
+	return CONS_TRES(SLURM_ERROR, job_resume, job_ptr, indf_susp);
 }
 
 extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
@@ -257,117 +263,127 @@ extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
 					  uint32_t node_count,
 					  bitstr_t **avail_nodes)
 {
-	return other_step_pick_nodes(job_ptr, jobinfo, node_count,
-				     avail_nodes);
+	return CONS_TRES(NULL, step_pick_nodes, job_ptr, jobinfo, node_count,
+			 avail_nodes);
 }
 
 extern int select_p_step_start(step_record_t *step_ptr)
 {
-	return other_step_start(step_ptr);
+	return CONS_TRES(SLURM_ERROR, step_start, step_ptr);
 }
 
 extern int select_p_step_finish(step_record_t *step_ptr, bool killing_step)
 {
-	return other_step_finish(step_ptr, killing_step);
+	return CONS_TRES(SLURM_ERROR, step_finish, step_ptr, killing_step);
 }
 
 extern int select_p_select_nodeinfo_pack(select_nodeinfo_t *nodeinfo,
 					 buf_t *buffer,
 					 uint16_t protocol_version)
 {
-	return other_select_nodeinfo_pack(nodeinfo, buffer, protocol_version);
+	return CONS_TRES(SLURM_ERROR, select_nodeinfo_pack, nodeinfo, buffer,
+			 protocol_version);
 }
 
 extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
 					   buf_t *buffer,
 					   uint16_t protocol_version)
 {
-	return other_select_nodeinfo_unpack(nodeinfo, buffer,
-					    protocol_version);
+	return CONS_TRES(SLURM_ERROR, select_nodeinfo_unpack, nodeinfo, buffer,
+			 protocol_version);
 }
 
 extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
 {
-	return other_select_nodeinfo_alloc();
+	return CONS_TRES(NULL, select_nodeinfo_alloc);
 }
 
 extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
 {
-	return other_select_nodeinfo_free(nodeinfo);
+	return CONS_TRES(SLURM_ERROR, select_nodeinfo_free, nodeinfo);
 }
 
 extern int select_p_select_nodeinfo_set_all(void)
 {
-	return other_select_nodeinfo_set_all();
+	return CONS_TRES(SLURM_ERROR, select_nodeinfo_set_all);
 }
 
 extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
 {
-	return other_select_nodeinfo_set(job_ptr);
+	return CONS_TRES(SLURM_ERROR, select_nodeinfo_set, job_ptr);
 }
 
 extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
 					enum select_nodedata_type dinfo,
 					enum node_states state, void *data)
 {
-	return other_select_nodeinfo_get(nodeinfo, dinfo, state, data);
+	return CONS_TRES(SLURM_ERROR, select_nodeinfo_get, nodeinfo, dinfo,
+			 state, data);
 }
 
 extern select_jobinfo_t *select_p_select_jobinfo_alloc(void)
 {
-	return other_select_jobinfo_alloc();
+	return CONS_TRES(NULL, select_jobinfo_alloc);
 }
 
 extern int select_p_select_jobinfo_free(select_jobinfo_t *jobinfo)
 {
-	return other_select_jobinfo_free(jobinfo);
+	return CONS_TRES(SLURM_ERROR, select_jobinfo_free, jobinfo);
 }
 
 extern int select_p_select_jobinfo_set(select_jobinfo_t *jobinfo,
 				       enum select_jobdata_type data_type,
 				       void *data)
 {
-	return other_select_jobinfo_set(jobinfo, data_type, data);
+	return CONS_TRES(SLURM_ERROR, select_jobinfo_set, jobinfo, data_type,
+			 data);
 }
 
 extern int select_p_select_jobinfo_get(select_jobinfo_t *jobinfo,
 				       enum select_jobdata_type data_type,
 				       void *data)
 {
-	return other_select_jobinfo_get(jobinfo, data_type, data);
+	return CONS_TRES(SLURM_ERROR, select_jobinfo_get, jobinfo, data_type,
+			 data);
 }
 
 extern select_jobinfo_t *select_p_select_jobinfo_copy(
 	select_jobinfo_t *jobinfo)
 {
-	return other_select_jobinfo_copy(jobinfo);
+	return CONS_TRES(NULL, select_jobinfo_copy, jobinfo);
 }
 
 extern int select_p_select_jobinfo_pack(select_jobinfo_t *jobinfo,
 					buf_t *buffer,
 					uint16_t protocol_version)
 {
-	return other_select_jobinfo_pack(jobinfo, buffer, protocol_version);
+	return CONS_TRES(SLURM_ERROR, select_jobinfo_pack, jobinfo, buffer,
+			 protocol_version);
 }
 
 extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 					  buf_t *buffer,
 					  uint16_t protocol_version)
 {
-	return other_select_jobinfo_unpack(jobinfo, buffer, protocol_version);
+	return CONS_TRES(SLURM_ERROR, select_jobinfo_unpack, jobinfo, buffer,
+			 protocol_version);
 }
 
+#if CONS_TRES_HAS_SIGNAL_SPRINT
 extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
 					    char *buf, size_t size, int mode)
 {
-	return other_select_jobinfo_sprint(jobinfo, buf, size, mode);
+	return CONS_TRES(NULL, select_jobinfo_sprint, jobinfo, buf, size, mode);
 }
+#endif
 
+#if CONS_TRES_HAS_SIGNAL_SPRINT
 extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
 					     int mode)
 {
-	return other_select_jobinfo_xstrdup(jobinfo, mode);
+	return CONS_TRES(NULL, select_jobinfo_xstrdup, jobinfo, mode);
 }
+#endif
 
 extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 					 job_record_t *job_ptr, void *data)
@@ -381,13 +397,16 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 		*(double *)data = eunomia_progress_job_rate(prog, job_ptr);
 		return SLURM_SUCCESS;
 	}
-	return other_get_info_from_plugin(dinfo, job_ptr, data);
+	return CONS_TRES(SLURM_ERROR, get_info_from_plugin, dinfo, job_ptr,
+			 data);
 }
 
+#if CONS_TRES_HAS_SIGNAL_SPRINT
 extern int select_p_update_node_config(int index)
 {
-	return other_update_node_config(index);
+	return CONS_TRES(SLURM_ERROR, update_node_config, index);
 }
+#endif
 
 extern int select_p_reconfigure(void)
 {
@@ -395,14 +414,16 @@ extern int select_p_reconfigure(void)
 
 	if (prog && (conf = _read_conf(false)))
 		eunomia_progress_reconfig(prog, conf);
-	return other_reconfigure();
+	return CONS_TRES(SLURM_ERROR, reconfigure);
 }
 
+#if CONS_TRES_HAS_RESV_TEST
 extern bitstr_t *select_p_resv_test(resv_desc_msg_t *resv_desc_ptr,
 				    uint32_t node_cnt,
 				    bitstr_t *avail_bitmap,
 				    bitstr_t **core_bitmap)
 {
-	return other_resv_test(resv_desc_ptr, node_cnt, avail_bitmap,
-			       core_bitmap);
+	return CONS_TRES(NULL, resv_test, resv_desc_ptr, node_cnt, avail_bitmap,
+			 core_bitmap);
 }
+#endif
