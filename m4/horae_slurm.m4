@@ -6,9 +6,13 @@ dnl SPDX-License-Identifier: GPL-2.0-or-later
 # config.h, so any mismatch would give struct layouts that differ from the
 # running daemons.  Sets SLURM_SRC, SLURM_SRC_VERSION and SLURM_CPPFLAGS.
 AC_DEFUN([HORAE_WITH_SLURM_SOURCE], [
-	AC_PATH_PROG([SLURMCTLD], [slurmctld], [], [$PATH:/usr/sbin:/sbin])
+	AS_IF([test -n "$slurm_prefix"],
+		[AC_PATH_PROG([SLURMCTLD], [slurmctld], [], [$slurm_prefix/sbin])],
+		[AC_PATH_PROG([SLURMCTLD], [slurmctld], [], [$PATH:/usr/sbin:/sbin])])
 	AS_IF([test -z "$SLURMCTLD"],
-		[AC_MSG_ERROR([slurmctld is not installed; run contribs/horae-deps as root])])
+		[AC_MSG_ERROR([slurmctld is not installed${slurm_prefix:+ in $slurm_prefix/sbin}; run contribs/horae-deps as root])])
+	SLURM_SBINDIR=`dirname "$SLURMCTLD"`
+	AC_SUBST([SLURM_SBINDIR])
 	slurm_installed_version=`"$SLURMCTLD" -V 2>/dev/null | $AWK '{print $NF}'`
 	AS_IF([test -z "$slurm_installed_version"],
 		[AC_MSG_ERROR([cannot tell the version of $SLURMCTLD ('slurmctld -V' printed nothing)])])
@@ -54,6 +58,24 @@ AC_DEFUN([HORAE_WITH_SLURM_SOURCE], [
 	AC_SUBST([SLURM_SRC])
 	AC_SUBST([SLURM_SRC_VERSION])
 	AC_SUBST([SLURM_CPPFLAGS])
+])
+
+# HORAE_WITH_SLURM_PREFIX
+# -----------------------
+# --with-slurm=PREFIX: build for the Slurm installed in PREFIX (its sbin,
+# bin and lib/slurm, as contribs/horae-slurm-build installs 24.11) instead
+# of Debian's.  Sets slurm_prefix (empty for Debian's) and SLURM_BINDIR,
+# where the tests find Slurm's commands.
+AC_DEFUN([HORAE_WITH_SLURM_PREFIX], [
+	AC_ARG_WITH([slurm],
+		[AS_HELP_STRING([--with-slurm=PREFIX],
+			[a Slurm installed in PREFIX rather than Debian's (contribs/horae-slurm-build)])],
+		[slurm_prefix=$withval], [slurm_prefix=])
+	AS_IF([test -n "$slurm_prefix" && test ! -x "$slurm_prefix/sbin/slurmctld"],
+		[AC_MSG_ERROR([--with-slurm=$slurm_prefix: no $slurm_prefix/sbin/slurmctld])])
+	AS_IF([test -n "$slurm_prefix"], [SLURM_BINDIR=$slurm_prefix/bin],
+		[SLURM_BINDIR=/usr/bin])
+	AC_SUBST([SLURM_BINDIR])
 ])
 
 # HORAE_WITH_PLUGINDIR

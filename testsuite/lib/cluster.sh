@@ -53,6 +53,8 @@ HC_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 HC_TESTSUITE=${HORAE_TESTSUITE:-$(dirname "$HC_LIB_DIR")}
 HC_SBIN=${HC_SBIN:-/usr/sbin}
 HC_STOCK_PLUGINDIR=${HC_STOCK_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}
+# munge is Debian's whichever Slurm runs.
+HC_MUNGED=${HC_MUNGED:-/usr/sbin/munged}
 
 hc_log() { echo "# cluster: $*" >&2; }
 
@@ -283,7 +285,7 @@ _hc_start_munge()
 	chown -R munge:munge "$d"
 	chmod 0711 "$d"
 	chmod 0400 "$d/munge.key"
-	runuser -u munge -- "$HC_SBIN/munged" --socket="$d/munge.socket.2" \
+	runuser -u munge -- "$HC_MUNGED" --socket="$d/munge.socket.2" \
 		--key-file="$d/munge.key" --pid-file="$d/munged.pid" \
 		--log-file="$d/munged.log" --seed-file="$d/munged.seed" \
 		--num-threads=4 || { hc_log "munged failed:"; cat "$d/munged.log" >&2; return 1; }
@@ -344,7 +346,7 @@ StoragePass=horae
 StorageLoc=slurm_acct_db
 DBD
 	chmod 600 "$conf"
-	_hc_daemon slurmdbd /usr/sbin/slurmdbd -D
+	_hc_daemon slurmdbd "$HC_SBIN/slurmdbd" -D
 	for _ in $(seq 150); do
 		_hc_port_free "$port" || return 0
 		_hc_ours "$(cat "$HC_RUNDIR/pids/slurmdbd.pid")" ||

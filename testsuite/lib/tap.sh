@@ -69,7 +69,8 @@ tap_done()
 tap_require_root()
 {
 	[ "$(id -u)" = 0 ] || tap_skip_all "needs root (starts slurmctld, slurmd and munged)"
-	[ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ] &&
+	[ -x "${HC_SBIN:-/usr/sbin}/slurmctld" ] &&
+		[ -x "${HC_SBIN:-/usr/sbin}/slurmd" ] &&
 		[ -x /usr/sbin/munged ] ||
 		tap_skip_all "slurmctld, slurmd or munged not installed (run contribs/horae-deps)"
 }

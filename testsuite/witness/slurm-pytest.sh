@@ -25,7 +25,8 @@ out=${1:-/tmp/horae-witness}
 [ "${1:-}" = -- ] && shift
 . "$HERE/../lib/cluster.sh"
 
-src=$(ls -d /var/cache/horae/slurm-wlm-"$(dpkg-query -W -f='${Version}' slurmctld | cut -d- -f1)" 2>/dev/null)
+# The Slurm source the plugins were built against (make check sets it).
+src=${HORAE_SLURM_SRC:-$(ls -d /var/cache/horae/slurm-wlm-"$(dpkg-query -W -f='${Version}' slurmctld | cut -d- -f1)" 2>/dev/null)}
 [ -d "$src/testsuite/python/tests" ] ||
 	{ echo "slurm-pytest: no Slurm source with testsuite/python (contribs/horae-deps fetches it)" >&2; exit 2; }
 command -v pytest-3 >/dev/null ||
