@@ -85,6 +85,12 @@ tap_ok "sfair shows phys's and bio's progress and progress shares ($(echo $out))
 	$(echo "$out" | awk -F'|' 'NF == 4 && $2 > 0 && $3 > 0 && $4 > 0 { n++ } END { exit !(n == 2) }'; echo $?) \
 	"$out"
 
+# priority/hmrf found select/eunomia's table (horae_progress_ops_v1) and
+# got progress shares from it at its recalculations (every second here).
+tap_ok "priority/hmrf reads Eunomia's progress from select/eunomia (no 'gave no progress shares')" \
+	$(! grep -q "gave no progress shares" "$log"; echo $?) \
+	"$(grep -E 'hmrf.*(eunomia|Eunomia)' "$log" | tail -3)"
+
 # slurmctld killed with jobs running: they keep running where they were.
 # (slurmctld itself writes its job state up to 5 s late; a job started
 # less than that before a SIGKILL comes back pending, with any plugin.)

@@ -106,6 +106,20 @@ extern char *slurm_job_reason_string(enum job_state_reason inx);
 #define HORAE_JOB_STATE_SET(job_ptr, state) ((job_ptr)->job_state = (state))
 #endif
 
+/* A node's allocated CPUs and memory: asked of the select plugin's
+ * nodeinfo up to 24.11; fields of the node record from 25.05, which
+ * removed node_record_t.select_nodeinfo. */
+#define HORAE_NODE_ALLOC_FIELDS \
+	(SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 5, 0))
+
+/* The job id a submission asks for (root's --jobid): job_desc_msg_t's
+ * job_id, in its step_id from 25.11. */
+#if SLURM_VERSION_NUMBER >= SLURM_VERSION_NUM(25, 11, 0)
+#define HORAE_JOB_DESC_JOB_ID(desc) ((desc)->step_id.job_id)
+#else
+#define HORAE_JOB_DESC_JOB_ID(desc) ((desc)->job_id)
+#endif
+
 /* job_submit's job_modify() takes char **err_msg from 23.02 on; 22.05
  * calls it with three arguments. */
 #define HORAE_JOB_MODIFY_ERR_MSG \

@@ -377,9 +377,10 @@ int justice_submit(justice_ctx_t *ctx, job_desc_msg_t *desc, uint32_t uid,
 	rec.uid = uid;
 	rec.submit = rec.updated = now;
 	/* A job id given at submission (root's --jobid) is the key now. */
-	if (desc->job_id != NO_VAL && desc->job_id &&
-	    desc->job_id <= JUSTICE_RECORD_U32_MAX) {
-		rec.key = desc->job_id;
+	if (HORAE_JOB_DESC_JOB_ID(desc) != NO_VAL &&
+	    HORAE_JOB_DESC_JOB_ID(desc) &&
+	    HORAE_JOB_DESC_JOB_ID(desc) <= JUSTICE_RECORD_U32_MAX) {
+		rec.key = HORAE_JOB_DESC_JOB_ID(desc);
 		_keep(ctx->records, &rec, who);
 		return rc;
 	}

@@ -13,7 +13,6 @@
 #include "src/common/log.h"
 #include "src/common/read_config.h"
 #include "horae_compat.h"
-#include HORAE_INC_SELECT
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
 
@@ -61,6 +60,7 @@ void hmrf_eunomia_factors(hmrf_ctx_t *ctx, job_record_t **pend, size_t npend,
 			  const double *duration, double *factor)
 {
 	static bool warned;
+	const progress_ops_t *ops = progress_ops_find();
 	progress_info_t info = { 0 };
 	names_t *idx = NULL;
 	eunomia_account_t *acct = NULL;
@@ -69,9 +69,7 @@ void hmrf_eunomia_factors(hmrf_ctx_t *ctx, job_record_t **pend, size_t npend,
 	int nhmrf = hmrf_books_count(ctx->books), cap, *probe_of = NULL;
 	horae_err_t err;
 
-	if (select_g_get_info_from_plugin(HORAE_SELECT_PROGRESS, NULL,
-					  &info) != SLURM_SUCCESS ||
-	    !(info.monopoly > 0)) {
+	if (!ops || ops->export(&info) || !(info.monopoly > 0)) {
 		if (!warned)
 			error("%s: select/eunomia gave no progress shares; the Eunomia factor is 1 for every job until it does",
 			      plugin_type);
@@ -91,10 +89,8 @@ void hmrf_eunomia_factors(hmrf_ctx_t *ctx, job_record_t **pend, size_t npend,
 	order = xcalloc(npend + nhmrf + 1, sizeof(*order));
 	probe_of = xcalloc(nhmrf + 1, sizeof(int));
 	for (size_t i = 0; i < npend; i++) {
-		double rate = 0;
+		double rate = ops->job_rate(pend[i]);
 
-		select_g_get_info_from_plugin(HORAE_SELECT_JOB_RATE, pend[i],
-					      &rate);
 		jobs[njobs].account = _account(idx, &acct, &cap,
 					       info.default_weight,
 					       pend[i]->account);

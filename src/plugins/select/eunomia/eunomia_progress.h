@@ -97,7 +97,7 @@ double eunomia_progress_gap(eunomia_progress_t *p, const char *account);
 double eunomia_progress_speed(eunomia_progress_t *p, const char *account,
 			      const node_record_t *node_ptr);
 
-/* HORAE_SELECT_PROGRESS and HORAE_SELECT_JOB_RATE (progress_info.h). */
+/* What horae_progress_ops_v1 answers priority/hmrf (progress_info.h). */
 void eunomia_progress_export(eunomia_progress_t *p, progress_info_t *out);
 double eunomia_progress_job_rate(eunomia_progress_t *p,
 				 job_record_t *job_ptr);

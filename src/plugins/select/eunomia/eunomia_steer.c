@@ -91,12 +91,17 @@ int eunomia_steer(eunomia_progress_t *prog, job_record_t *job_ptr,
 		uint16_t alloc_cpus = 0;
 		uint64_t alloc_mem = 0;
 
+#if HORAE_NODE_ALLOC_FIELDS
+		alloc_cpus = node_ptr->alloc_cpus;
+		alloc_mem = node_ptr->alloc_memory;
+#else
 		select_g_select_nodeinfo_get(node_ptr->select_nodeinfo,
 					     SELECT_NODEDATA_SUBCNT,
 					     NODE_STATE_ALLOCATED, &alloc_cpus);
 		select_g_select_nodeinfo_get(node_ptr->select_nodeinfo,
 					     SELECT_NODEDATA_MEM_ALLOC,
 					     NODE_STATE_ALLOCATED, &alloc_mem);
+#endif
 		tres_zero(&nodes[k].idle);
 		nodes[k].idle.v[0] = node_ptr->cpus_efctv > alloc_cpus ?
 					     node_ptr->cpus_efctv - alloc_cpus : 0;

@@ -9,7 +9,7 @@
  * Progress: every job's CPUs x its nodes' speed factors are charged to
  * its account at its end and every Period (eunomia_progress.c), saved in
  * StateSaveLocation/horae_eunomia.state, and offered to priority/hmrf
- * through select_g_get_info_from_plugin (progress_info.h).
+ * through the table horae_progress_ops_v1 (progress_info.h).
  *
  * Placement: with Placement= other than cons_tres in eunomia.conf (beside
  * slurm.conf), every job_test first ranks the candidate nodes with the
@@ -54,8 +54,17 @@
 
 const char plugin_name[] = "Horae Eunomia speed-aware placement over cons_tres";
 const char plugin_type[] = "select/eunomia";
-/* Unique among select plugins: 101-110 are Slurm's own. */
+#if CONS_TRES_HAS_STATE_STEPS_INFO
+/* Unique among select plugins up to 24.11, which loads them all (jobinfo
+ * carries the id): 101-110 are Slurm's own. */
 uint32_t plugin_id = 150;
+#else
+/* From 25.05 slurmctld loads only the configured select plugin and takes
+ * cons_tres's id (109) for "the cores and sockets are counted"
+ * (running_cons_tres(); any other id is fatal with CR_CPU/CORE/SOCKET):
+ * select/eunomia is cons_tres underneath. */
+uint32_t plugin_id = SELECT_PLUGIN_CONS_TRES;
+#endif
 const uint32_t plugin_version = SLURM_VERSION_NUMBER;
 
 /* cons_tres's FN(...), or ERR when cons_tres cannot be loaded (logged). */
@@ -71,6 +80,26 @@ extern bool ignore_state_errors __attribute__((weak));
 /* In slurmctld with SelectType=select/eunomia only; NULL elsewhere. */
 static eunomia_progress_t *prog;
 static periodic_t *ticker;
+
+/* priority/hmrf's questions (progress_info.h). */
+static int _progress_export(progress_info_t *info)
+{
+	if (!prog)
+		return -ENODEV;
+	eunomia_progress_export(prog, info);
+	return 0;
+}
+
+static double _progress_job_rate(job_record_t *job_ptr)
+{
+	return prog ? eunomia_progress_job_rate(prog, job_ptr) : 0;
+}
+
+extern const progress_ops_t horae_progress_ops_v1;
+const progress_ops_t horae_progress_ops_v1 = {
+	.export = _progress_export,
+	.job_rate = _progress_job_rate,
+};
 
 /* eunomia.conf; a bad file stops slurmctld at start (fatal) or is
  * refused at reconfigure (NULL). */
@@ -134,6 +163,25 @@ extern int fini(void)
 	return cons_tres_unload();
 }
 
+/*
+ * read_slurm_conf while not yet in control (at start, or taking over from
+ * another slurmctld; not a reconfigure): take the progress, then match it
+ * with the jobs slurmctld recovered.
+ */
+static void _take_and_sync(list_t *jobs)
+{
+	bool start_empty = &ignore_state_errors && ignore_state_errors;
+
+	if (!prog)
+		return;
+	if (ctld_role_follows_control() && !ctld_role_control() &&
+	    eunomia_progress_take(prog, start_empty))
+		fatal("%s: cannot take control: see the errors above",
+		      plugin_type);
+	eunomia_progress_sync(prog, jobs);
+}
+
+#if CONS_TRES_HAS_STATE_STEPS_INFO
 /* slurmctld saves all its state (now and then, when it shuts down and
  * when it gives control to another slurmctld): the progress too. */
 extern int select_p_state_save(char *dir_name)
@@ -150,25 +198,21 @@ extern int select_p_state_restore(char *dir_name)
 
 extern int select_p_job_init(list_t *job_list)
 {
-	bool start_empty = &ignore_state_errors && ignore_state_errors;
 	int rc = CONS_TRES(SLURM_ERROR, job_init, job_list);
 
-	if (!prog)
-		return rc;
-	/* read_slurm_conf while not yet in control: at start or while
-	 * taking over from another slurmctld (not a reconfigure). */
-	if (ctld_role_follows_control() && !ctld_role_control() &&
-	    eunomia_progress_take(prog, start_empty))
-		fatal("%s: cannot take control: see the errors above",
-		      plugin_type);
-	eunomia_progress_sync(prog, job_list);
+	_take_and_sync(job_list);
 	return rc;
 }
+#endif
 
 extern int select_p_node_init(void)
 {
 	if (prog)
 		eunomia_progress_nodes_changed(prog);
+#if !CONS_TRES_HAS_STATE_STEPS_INFO
+	/* 25.05 calls no job_init: the jobs are loaded by now. */
+	_take_and_sync(job_list);
+#endif
 	return CONS_TRES(SLURM_ERROR, node_init);
 }
 
@@ -258,6 +302,7 @@ extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 	return CONS_TRES(SLURM_ERROR, job_resume, job_ptr, indf_susp);
 }
 
+#if CONS_TRES_HAS_STATE_STEPS_INFO
 extern bitstr_t *select_p_step_pick_nodes(job_record_t *job_ptr,
 					  select_jobinfo_t *jobinfo,
 					  uint32_t node_count,
@@ -292,7 +337,9 @@ extern int select_p_select_nodeinfo_unpack(select_nodeinfo_t **nodeinfo,
 	return CONS_TRES(SLURM_ERROR, select_nodeinfo_unpack, nodeinfo, buffer,
 			 protocol_version);
 }
+#endif
 
+#if CONS_TRES_HAS_STATE_STEPS_INFO
 extern select_nodeinfo_t *select_p_select_nodeinfo_alloc(void)
 {
 	return CONS_TRES(NULL, select_nodeinfo_alloc);
@@ -302,6 +349,7 @@ extern int select_p_select_nodeinfo_free(select_nodeinfo_t *nodeinfo)
 {
 	return CONS_TRES(SLURM_ERROR, select_nodeinfo_free, nodeinfo);
 }
+#endif
 
 extern int select_p_select_nodeinfo_set_all(void)
 {
@@ -313,6 +361,7 @@ extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
 	return CONS_TRES(SLURM_ERROR, select_nodeinfo_set, job_ptr);
 }
 
+#if CONS_TRES_HAS_STATE_STEPS_INFO
 extern int select_p_select_nodeinfo_get(select_nodeinfo_t *nodeinfo,
 					enum select_nodedata_type dinfo,
 					enum node_states state, void *data)
@@ -368,6 +417,7 @@ extern int select_p_select_jobinfo_unpack(select_jobinfo_t **jobinfo,
 	return CONS_TRES(SLURM_ERROR, select_jobinfo_unpack, jobinfo, buffer,
 			 protocol_version);
 }
+#endif
 
 #if CONS_TRES_HAS_SIGNAL_SPRINT
 extern char *select_p_select_jobinfo_sprint(select_jobinfo_t *jobinfo,
@@ -385,21 +435,14 @@ extern char *select_p_select_jobinfo_xstrdup(select_jobinfo_t *jobinfo,
 }
 #endif
 
+#if CONS_TRES_HAS_STATE_STEPS_INFO
 extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 					 job_record_t *job_ptr, void *data)
 {
-	/* priority/hmrf's questions (progress_info.h). */
-	if ((int)dinfo == HORAE_SELECT_PROGRESS && prog && data) {
-		eunomia_progress_export(prog, data);
-		return SLURM_SUCCESS;
-	}
-	if ((int)dinfo == HORAE_SELECT_JOB_RATE && prog && data && job_ptr) {
-		*(double *)data = eunomia_progress_job_rate(prog, job_ptr);
-		return SLURM_SUCCESS;
-	}
 	return CONS_TRES(SLURM_ERROR, get_info_from_plugin, dinfo, job_ptr,
 			 data);
 }
+#endif
 
 #if CONS_TRES_HAS_SIGNAL_SPRINT
 extern int select_p_update_node_config(int index)
