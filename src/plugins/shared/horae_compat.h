@@ -9,6 +9,8 @@
 
 #include "slurm/slurm.h"
 
+#include "slurmctld_only.h"
+
 /* Slurm's list types are list_t and list_itr_t from 23.02 on, and the
  * List and ListIterator pointer typedefs went in 24.05 and 24.11; the
  * structs behind them never changed.  Horae writes the new names. */
