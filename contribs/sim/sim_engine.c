@@ -329,6 +329,8 @@ static int _sample(sim_t *s, double t)
 		hmrf_account_t h;
 		tres_vec_t used, nsv;
 
+		if (s->r->nsamples >= SIM_SAMPLES_MAX)
+			return -E2BIG;
 		if (s->r->nsamples == s->scap) {
 			size_t n = s->scap ? 2 * s->scap : 256;
 			sim_sample_t *p =
@@ -1359,6 +1361,12 @@ int sim_run(const sim_trace_t *t, const sim_config_t *c, sim_result_t **out,
 	if (rc) {
 		if (rc == -ENOMEM)
 			err_set(err, rc, "out of memory");
+		else if (rc == -E2BIG)
+			err_set(err, rc,
+				"a sample every %g s makes more than %zu "
+				"samples (accounts x sample times) by t=%g s: "
+				"sample less often",
+				c->sample, SIM_SAMPLES_MAX, s.next_sample);
 		sim_result_destroy(&s.r);
 		return rc;
 	}

@@ -41,7 +41,8 @@ typedef struct sim_config {
 	 * demand, until then.  0: none.  Not with admission control. */
 	double start_latency;
 	uint64_t seed; /* randomized round robin */
-	double sample; /* series sample period, s; 0: none */
+	double sample; /* series sample period, s; 0: none.  A run stops
+			* with -E2BIG past SIM_SAMPLES_MAX samples */
 	double until; /* stop the clock here; 0: when all ended */
 	long bootstrap; /* Justice: jobs learnt before admitting */
 	/* Justice: a running job past its deadline is killed when it holds
@@ -81,6 +82,12 @@ typedef struct sim_job_result {
 	 * a task that never started). */
 	int *task_node;
 } sim_job_result_t;
+
+/* At most this many samples (one per account per sample time; about 300
+ * bytes each: at this cap horae-sim peaked at 0.34 GB, measured).  A period too short for the run is refused, rather
+ * than memory growing without bound (a period below the resolution of
+ * the time never advances). */
+#define SIM_SAMPLES_MAX ((size_t)1000000)
 
 /* One sample of one account. */
 typedef struct sim_sample {

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "horae_config.h"
@@ -74,8 +75,8 @@ static void _usage(FILE *f)
 		"--sample=1 if unset)\n"
 		"  -o, --output=FILE      the summary (default: stdout)\n"
 		"      --json             the summary as JSON\n"
-		"      --plot=FILE        plot the series with gnuplot (.png "
-		"or .svg)\n"
+		"      --plot=FILE        plot the series with gnuplot (.png, "
+		".svg or .pdf)\n"
 		"      --plot-metric=NAME the series' column to plot\n"
 		"      --write-trace=FILE write the trace as JSON\n"
 		"      --no-run           with --write-trace: only write it\n"
@@ -192,6 +193,42 @@ static const struct option _long[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Standard output takes one thing: the summary unless -o names a file,
+ * or one of --jobs and --series given as "-". */
+static int _stdout_twice(const opts_t *o)
+{
+	const char *who[3];
+	int n = 0;
+
+	if (o->jobs_out && !strcmp(o->jobs_out, "-"))
+		who[n++] = "--jobs -";
+	if (o->series_out && !strcmp(o->series_out, "-"))
+		who[n++] = "--series -";
+	if (!o->summary_out || !strcmp(o->summary_out, "-"))
+		who[n++] = "the summary";
+	if (n < 2)
+		return 0;
+	return _fail("%s and %s would both go to standard output: send one "
+		     "to a file (-o FILE for the summary)",
+		     who[0], who[1]);
+}
+
+/* gnuplot's terminal for a plot file, by its name; NULL if none. */
+static const char *_plot_terminal(const char *path)
+{
+	static const char *const map[][2] = {
+		{ ".png", "pngcairo" },
+		{ ".svg", "svg" },
+		{ ".pdf", "pdfcairo" },
+	};
+	size_t len = strlen(path);
+
+	for (size_t i = 0; i < 3; i++)
+		if (len > 4 && !strcasecmp(path + len - 4, map[i][0]))
+			return map[i][1];
+	return NULL;
+}
+
 /* Returns 0, 1 on a bad option, or -1 when the program is done (help). */
 static int _parse(int argc, char **argv, opts_t *o)
 {
@@ -214,9 +251,12 @@ static int _parse(int argc, char **argv, opts_t *o)
 
 			errno = 0;
 			v = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end)
-				return _fail("--seed: '%s' is not a number%s",
-					     optarg, "");
+			/* strtoull takes "-1" as the largest value. */
+			if (errno || end == optarg || *end ||
+			    strchr(optarg, '-'))
+				return _fail("--seed: '%s' is not a whole "
+					     "number from 0 to %s",
+					     optarg, "18446744073709551615");
 			o->c.seed = o->gen.seed = v;
 			break;
 		}
@@ -380,6 +420,12 @@ static int _parse(int argc, char **argv, opts_t *o)
 			     "", "");
 	if (o->no_run && !o->write_trace)
 		return _fail("--no-run needs --write-trace%s%s", "", "");
+	if (_stdout_twice(o))
+		return 1;
+	if (o->plot && !_plot_terminal(o->plot))
+		return _fail("--plot: '%s': the file name must end in .png, "
+			     ".svg or .pdf%s",
+			     o->plot, "");
 	return 0;
 }
 
@@ -448,8 +494,6 @@ static int _plot(const opts_t *o, const sim_trace_t *t, const sim_result_t *r)
 	};
 	const char *m = _metric(o);
 	char data[] = "/tmp/horae-sim-plot.XXXXXX";
-	size_t len = strlen(o->plot);
-	bool svg = len >= 4 && !strcmp(o->plot + len - 4, ".svg");
 	int col = -1, fd, rc;
 	FILE *f, *g;
 
@@ -487,8 +531,8 @@ static int _plot(const opts_t *o, const sim_trace_t *t, const sim_result_t *r)
 	fprintf(g,
 		"set terminal %s noenhanced size 900,500\nset output '%s'\n"
 		"set xlabel 'time (s)'\nset ylabel '%s'\nset key outside\n"
-		"set title 'horae-sim: %s, %s'\nplot ",
-		svg ? "svg" : "pngcairo", o->plot, m, o->c.policy.name,
+		"set title 'horae-sim: order %s, placement %s'\nplot ",
+		_plot_terminal(o->plot), o->plot, m, o->c.policy.name,
 		sim_place_name(&o->c.placement));
 	for (int a = 0; a < t->naccounts; a++)
 		fprintf(g, "%s'%s' index %d with lines title '%s'",
@@ -572,7 +616,9 @@ int main(int argc, char **argv)
 	rc = sim_run(&t, &o.c, &r, &err);
 	if (rc) {
 		sim_trace_free(&t);
-		return _fail("%s%s", err.text, "");
+		/* The engine does not know where the trace came from. */
+		return _fail("%s: %s", o.generate ? o.generate : argv[optind],
+			     err.text);
 	}
 	rc = _outputs(&o, &t, r);
 	sim_result_destroy(&r);

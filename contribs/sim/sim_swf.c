@@ -58,6 +58,7 @@ typedef struct swf {
 	horae_err_t *err;
 	sim_swf_opts_t opts;
 	long max_nodes, max_procs; /* from the header; 0: not given */
+	char bad_header[96]; /* a header value refused, and its line */
 	sim_trace_t t;
 	size_t cap_jobs;
 	size_t *line; /* each job's line */
@@ -69,7 +70,7 @@ typedef struct swf {
 
 /* "MaxNodes: 128" and "MaxProcs: 128"; other comments say nothing we
  * use. */
-static void _header(swf_t *s, const char *line)
+static void _header(swf_t *s, size_t lineno, const char *line)
 {
 	static const struct {
 		const char *key;
@@ -87,9 +88,18 @@ static void _header(swf_t *s, const char *line)
 
 		if (strncasecmp(line, keys[i].key, n))
 			continue;
+		errno = 0;
 		v = strtol(line + n, &end, 10);
-		if (end != line + n && v > 0 && v <= INT_MAX)
+		if (!errno && end != line + n && v > 0 && v <= INT_MAX)
 			*(long *)((char *)s + keys[i].off) = v;
+		else if (!s->bad_header[0])
+			snprintf(
+				s->bad_header, sizeof(s->bad_header),
+				"line %zu has %s %.*s, not a count; ", lineno,
+				keys[i].key,
+				(int)strcspn(line + n + strspn(line + n, " \t"),
+					     " \t\r\n"),
+				line + n + strspn(line + n, " \t"));
 	}
 }
 
@@ -246,7 +256,7 @@ static int _read_lines(swf_t *s, FILE *f)
 		lineno++;
 		p = line + strspn(line, " \t\r\n");
 		if (*p == ';')
-			_header(s, p);
+			_header(s, lineno, p);
 		else if (*p)
 			rc = _job(s, lineno, p);
 		if (s->opts.max_jobs && s->t.njobs == s->opts.max_jobs)
@@ -280,8 +290,8 @@ static int _nodes(swf_t *s)
 	if (!nodes)
 		return err_set(
 			s->err, -EINVAL,
-			"%s: no MaxNodes or MaxProcs in the header: say how many nodes",
-			s->path);
+			"%s: %sno usable MaxNodes or MaxProcs in the header: say how many nodes (--swf-nodes)",
+			s->path, s->bad_header);
 	if (nodes > SWF_NODES_MAX)
 		return err_set(s->err, -EINVAL, "%s: %ld nodes: at most %d",
 			       s->path, nodes, SWF_NODES_MAX);

@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "json_field.h"
+#include "sim_json_check.h"
 #include "sim_trace.h"
 
 #define TRACE_VERSION 1
@@ -354,6 +355,10 @@ static int _parse(reader_t *r, json_object **root)
 	/* With the NUL the tokener knows the text ends there. */
 	if (!rc)
 		doc = json_tokener_parse_ex(tok, buf, (int)len + 1);
+	/* Valid for json-c: then no single quotes, trailing commas or key
+	 * given twice either. */
+	if (!rc && doc)
+		rc = sim_json_check(buf, len, r->path, r->err);
 	if (!rc && !doc) {
 		jerr = json_tokener_get_error(tok);
 		end = json_tokener_get_parse_end(tok);

@@ -95,6 +95,11 @@ if command -v gnuplot >/dev/null; then
 	"$SIM" -q -g eunomia-micro -p eunomia --plot="$tmp/p.svg" -o /dev/null
 	tap_ok "--plot writes an SVG of the progress shares" \
 		"$(grep -q '<svg' "$tmp/p.svg" && grep -q 'progress_share' "$tmp/p.svg"; echo $?)"
+	tap_ok "its title says which is the order and which the placement" \
+		"$(grep -q 'order eunomia, placement' "$tmp/p.svg"; echo $?)"
+	"$SIM" -q -g hmrf-table1 --plot="$tmp/p.pdf" -o /dev/null
+	tap_ok "--plot=FILE.pdf writes a PDF, not a PNG" \
+		"$(head -c 5 "$tmp/p.pdf" | grep -q '%PDF-'; echo $?)"
 else
 	tap_ok "--plot (gnuplot missing: contribs/horae-deps installs it)" 1
 fi
@@ -117,6 +122,18 @@ printf '1 0 0 10 4 -1 -1 4 -1 -1 1 1 1 -1 -1 -1 -1 -1\n2 5 0 10\n' >"$tmp/bad.sw
 refuse "a short SWF line names the file and line" "bad.swf" --swf --swf-nodes=4 "$tmp/bad.swf"
 printf '; MaxNodes: 4\n; MaxProcs: 16\n1 0 0 -1 4 -1 -1 4 -1 -1 0 1 1 -1 -1 -1 -1 -1\n' >"$tmp/none.swf"
 refuse "an SWF log where no job ran says so" "none.swf: no job that ran (1 skipped)" --swf "$tmp/none.swf"
+refuse "--plot with a name gnuplot cannot write is refused" "--plot: 'x.jpg': the file name must end in .png, .svg or .pdf" --plot=x.jpg -g hmrf-table1
+refuse "--seed=-1 is refused, not wrapped" "--seed: '-1' is not a whole number from 0 to" --seed=-1 -g hmrf-table1
+refuse "-s - with the summary on stdout is refused" "--series - and the summary would both go to standard output" -s - -g hmrf-table1
+refuse "a sample period too short for the run is refused, memory bounded" "a sample every 1e-300 s makes more than 1000000 samples" --sample=1e-300 -s /dev/null -g hmrf-table1
+printf '{"version":1,"nodes":[{"name":"n","tres":"cpu=4"}],"accounts":[],"jobs":[]}\n' >"$tmp/noacc.json"
+refuse "a trace without accounts names the file" "noacc.json: the trace has no accounts" "$tmp/noacc.json"
+printf '{"version":1,"nodes":[{"name":"n","tres":"cpu=4"}],"jobs":[],}\n' >"$tmp/comma.json"
+refuse "a trailing comma is refused with its line" "comma.json: line 1: a comma before '}' (trailing comma)" "$tmp/comma.json"
+printf '{"version":1,\n"version":1,"nodes":[{"name":"n","tres":"cpu=4"}],"jobs":[]}\n' >"$tmp/dup.json"
+refuse "a key given twice is refused, not the last taken" "dup.json: line 2: key \"version\" given twice in one object (first on line 1)" "$tmp/dup.json"
+printf '; MaxNodes: 0\n1 0 0 10 4 -1 -1 4 -1 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/zero.swf"
+refuse "an SWF header MaxNodes of 0 is named, not called missing" "zero.swf: line 1 has MaxNodes: 0, not a count" --swf "$tmp/zero.swf"
 tap_check "--help exits 0 and lists the policies" sh -c "'$SIM' --help | grep -q 'tsf-cluster'"
 
 tap_done

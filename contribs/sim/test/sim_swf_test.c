@@ -248,7 +248,12 @@ static const struct {
 	  ":2: job 1 needs 8 processors; the cluster has 4" },
 	{ HDR "1 0 0 10 1" REST "1 5 0 10 1" REST,
 	  ":3: job number 1 appears twice (also line 2)" },
-	{ "1 0 0 10 1" REST, "no MaxNodes or MaxProcs in the header" },
+	{ "1 0 0 10 1" REST, "no usable MaxNodes or MaxProcs in the header" },
+	/* A header value that is not a count is named with its line. */
+	{ "; MaxNodes: 0\n1 0 0 10 1" REST,
+	  "line 1 has MaxNodes: 0, not a count; no usable MaxNodes" },
+	{ "; MaxProcs: -4\n1 0 0 10 1" REST,
+	  "line 1 has MaxProcs: -4, not a count; no usable" },
 	{ "; MaxNodes: 300000\n1 0 0 10 1" REST,
 	  "300000 nodes: at most 200000" },
 };

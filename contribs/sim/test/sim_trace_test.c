@@ -210,6 +210,20 @@ static const struct {
 	const char *text, *msg;
 } bad[] = {
 	{ "[]", "the trace must be a JSON object" },
+	/* JSON that json-c would take and a reader should not. */
+	{ HEAD NODES "\"jobs\": [], }", "line 1: a comma before '}'" },
+	{ HEAD "\"nodes\": [ { \"name\": \"n\", \"tres\": \"cpu=1\" }, ], "
+	       "\"jobs\": [] }",
+	  "line 1: a comma before ']'" },
+	{ "{ 'version': 1, " NODES "\"jobs\": [] }",
+	  "line 1: a key in single quotes" },
+	{ HEAD NODES "\"jobs\": [], \"tres\": 'cpu' }",
+	  "line 1: a string in single quotes" },
+	{ HEAD "\"tres\": \"cpu\",\n\"tres\": \"cpu,mem\", " NODES
+	       "\"jobs\": [] }",
+	  "line 2: key \"tres\" given twice in one object (first on line 1)" },
+	{ HEAD NODES "\"jobs\": [] /* never ends }",
+	  "line 1: a comment that never ends" },
 	{ "", "line 1: not valid JSON" },
 	{ "{\n\"version\": 1,\n\"nodes\": [ {", "line 3: not valid JSON" },
 	{ HEAD NODES "\"jobs\": [] }\n}", "line 2: text after the JSON" },
