@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -608,7 +609,7 @@ static int _read_accounts(reader_t *r, json_object *doc)
 	char where[TRACE_WHERE_LEN], at[TRACE_AT_LEN];
 	json_object *arr, *o;
 	const char *name;
-	double weight;
+	double weight, sum = 0;
 	size_t n;
 	int rc;
 
@@ -626,6 +627,16 @@ static int _read_accounts(reader_t *r, json_object *doc)
 				   "account '%s' appears twice", name);
 		if (!rc)
 			rc = _add_account(r, name, weight);
+		/* Shares divide by the sum of the weights: it must be a
+		 * number. */
+		if (!rc) {
+			sum += weight;
+			if (!isfinite(sum))
+				rc = _fail(r, _at(at, where, "weight"),
+					   "the weights so far sum to more "
+					   "than %g",
+					   DBL_MAX);
+		}
 	}
 	return rc;
 }

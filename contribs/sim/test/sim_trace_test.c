@@ -210,6 +210,9 @@ static const struct {
 	const char *text, *msg;
 } bad[] = {
 	{ "[]", "the trace must be a JSON object" },
+	{ HEAD NODES "\"accounts\": [ { \"name\": \"a\", \"weight\": 1e308 }, "
+		     "{ \"name\": \"b\", \"weight\": 1e308 } ], \"jobs\": [] }",
+	  "accounts[1].weight: the weights so far sum to more than" },
 	/* JSON that json-c would take and a reader should not. */
 	{ HEAD NODES "\"jobs\": [], }", "line 1: a comma before '}'" },
 	{ HEAD "\"nodes\": [ { \"name\": \"n\", \"tres\": \"cpu=1\" }, ], "
