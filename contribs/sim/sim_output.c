@@ -2,10 +2,12 @@
 /*
  * sim_output.c - per-job records, series and the summary (sim_output.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "justice_metrics.h"
 #include "sim_output.h"
@@ -387,32 +389,95 @@ json_object *sim_summary(const sim_trace_t *t, const sim_config_t *c,
 	return s;
 }
 
-static void _text(FILE *f, const char *key, json_object *v, int depth)
+/* A string as a YAML plain scalar when it reads back as the same string,
+ * else double-quoted (JSON's escapes are YAML's). */
+static void _yaml_string(FILE *f, const char *str)
 {
-	if (json_object_is_type(v, json_type_object)) {
-		fprintf(f, "%*s%s:\n", 2 * depth, "", key);
-		json_object_object_foreach(v, k, sub)
-			_text(f, k, sub, depth + 1);
-	} else if (json_object_is_type(v, json_type_array)) {
-		fprintf(f, "%*s%s:\n", 2 * depth, "", key);
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			char idx[32];
+	static const char *const words[] = { "true", "false", "null", "yes",
+					     "no",   "on",    "off",  "~" };
+	bool quote = !*str || strpbrk(str, ":#{}[],&*!|>'\"%@`\\") ||
+		     isspace((unsigned char)str[0]) ||
+		     isspace((unsigned char)str[strlen(str) - 1]) ||
+		     str[0] == '-' || str[0] == '?';
+	char *end;
 
-			snprintf(idx, sizeof(idx), "[%zu]", i);
-			_text(f, idx, json_object_array_get_idx(v, i),
-			      depth + 1);
+	strtod(str, &end);
+	quote |= end != str && !*end; /* would read back as a number */
+	for (size_t i = 0; !quote && i < sizeof(words) / sizeof(words[0]); i++)
+		quote = !strcasecmp(str, words[i]);
+	if (!quote) {
+		fputs(str, f);
+		return;
+	}
+	json_object *js = json_object_new_string(str);
+
+	fputs(js ? json_object_to_json_string_ext(
+			   js, JSON_C_TO_STRING_PLAIN |
+				       JSON_C_TO_STRING_NOSLASHESCAPE) :
+		   "\"\"",
+	      f);
+	json_object_put(js);
+}
+
+/*
+ * One member as YAML at depth (two spaces each): "key: value" with the
+ * values aligned, mappings nested, arrays as "- " sequences (an object
+ * item's first member on the dash's line).  null is YAML's null.
+ */
+static void _text(FILE *f, const char *key, json_object *v, int depth,
+		  bool item)
+{
+	int pad = 2 * depth;
+
+	if (item) /* "- " stands for the last two spaces of the indent */
+		fprintf(f, "%*s- ", pad - 2, "");
+	else
+		fprintf(f, "%*s", pad, "");
+	if (json_object_is_type(v, json_type_object)) {
+		fprintf(f, "%s:\n", key);
+		json_object_object_foreach(v, k, sub)
+			_text(f, k, sub, depth + 1, false);
+	} else if (json_object_is_type(v, json_type_array)) {
+		fprintf(f, "%s:\n", key);
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			json_object *it = json_object_array_get_idx(v, i);
+			bool first = true;
+
+			if (!json_object_is_type(it, json_type_object)) {
+				fprintf(f, "%*s- ", pad + 2, "");
+				_yaml_string(f, json_object_get_string(it));
+				fputc('\n', f);
+				continue;
+			}
+			json_object_object_foreach(it, k, sub)
+			{
+				_text(f, k, sub, depth + 2, first);
+				first = false;
+			}
 		}
-	} else if (json_object_is_type(v, json_type_double)) {
-		fprintf(f, "%*s%-*s %.6g\n", 2 * depth, "", 24 - 2 * depth, key,
-			json_object_get_double(v));
 	} else {
-		fprintf(f, "%*s%-*s %s\n", 2 * depth, "", 24 - 2 * depth, key,
-			v ? json_object_get_string(v) : "-");
+		int w = 24 - pad - (int)strlen(key);
+
+		fprintf(f, "%s:%*s", key, w > 1 ? w : 1, "");
+		if (!v)
+			fputs("null", f);
+		else if (json_object_is_type(v, json_type_double))
+			fprintf(f, "%.6g", json_object_get_double(v));
+		else if (json_object_is_type(v, json_type_string))
+			_yaml_string(f, json_object_get_string(v));
+		else
+			fputs(json_object_get_string(v), f);
+		fputc('\n', f);
 	}
 }
 
 int sim_write_summary_text(FILE *f, json_object *summary)
 {
-	json_object_object_foreach(summary, k, v) _text(f, k, v, 0);
+	fputs("# horae-sim summary, YAML.  Times (makespan, completion_time, "
+	      "queueing_delay,\n# first_start, last_end) in seconds, "
+	      "cpu_time in CPU-seconds, utilisation\n# a fraction of the "
+	      "cluster's capacity of each TRES.\n",
+	      f);
+	json_object_object_foreach(summary, k, v) _text(f, k, v, 0, false);
 	return ferror(f) ? -EIO : 0;
 }

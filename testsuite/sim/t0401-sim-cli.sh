@@ -44,6 +44,12 @@ refuse()
 	-o "$tmp/summary.txt"
 golden table1-drf-jobs.csv "$tmp/jobs.csv" "per-job CSV"
 golden table1-drf-summary.txt "$tmp/summary.txt" "text summary"
+"$SIM" -q -g hmrf-table1 -p drf --horizon=1 --json -o "$tmp/summary.json"
+tap_ok "the text summary is YAML, the same document as --json" \
+	"$(/usr/bin/python3 -c '
+import json, sys, yaml
+sys.exit(yaml.safe_load(open(sys.argv[1])) != json.load(open(sys.argv[2])))
+' "$tmp/summary.txt" "$tmp/summary.json" 2>&1; echo $?)"
 
 "$SIM" -q -g eunomia-micro -p eunomia --json -j "$tmp/jobs.json" \
 	-s "$tmp/series.json" --sample=10 >"$tmp/sum.json"
