@@ -68,6 +68,9 @@ typedef struct sim {
 	tres_vec_t *idle;
 	int *open, nopen;
 	int *open_pos; /* position in open[], -1 */
+	/* Some job's tasks ask for no CPU: a node is open while any of its
+	 * TRES is idle, not only while a CPU is. */
+	bool cpuless;
 	tres_vec_t cap, idle_total;
 	double total_cpus, total_rate;
 	hmrf_books_t *books; /* H-MRF's, as priority/hmrf keeps them */
@@ -162,9 +165,20 @@ static double _fit_bound(const tres_vec_t *idle, const tres_vec_t *d)
 	return isinf(b) ? RANK_MAX : b;
 }
 
+static bool _any_idle(const sim_t *s, int n)
+{
+	for (int i = 0; i < TRES_MAX; i++)
+		if (s->t->nodes[n].capacity.v[i] > 0 && s->idle[n].v[i] > EPS)
+			return true;
+	return false;
+}
+
+/* The open nodes are those a task may still go to: with an idle CPU (the
+ * common case, and cheap), or any idle TRES when a job asks for no CPU. */
 static void _open_update(sim_t *s, int n)
 {
-	bool want = s->idle[n].v[s->cpu] > EPS;
+	bool want =
+		s->idle[n].v[s->cpu] > EPS || (s->cpuless && _any_idle(s, n));
 
 	if (want && s->open_pos[n] < 0) {
 		s->open_pos[n] = s->nopen;
@@ -1233,6 +1247,8 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	for (int a = 0; a < s->na; a++) {
 		s->ac[a].qhead = s->ac[a].qtail = -1;
 	}
+	for (size_t j = 0; j < t->njobs && !s->cpuless; j++)
+		s->cpuless = !(t->jobs[j].demand.v[s->cpu] > 0);
 	for (int n = 0; n < s->nn; n++) {
 		s->idle[n] = t->nodes[n].capacity;
 		tres_add(&s->cap, &t->nodes[n].capacity);

@@ -232,6 +232,32 @@ START_TEST(test_start_latency)
 }
 END_TEST
 
+/* A task that asks for no CPU runs beside a node's free memory even when
+ * its CPUs are all taken (it waited for ever: a node without an idle CPU
+ * was never offered). */
+START_TEST(test_cpuless_task)
+{
+	const char *policies[] = { "hmrf", "drf", "fifo", "eunomia" };
+	sim_trace_t t;
+	sim_result_t *r;
+
+	for (size_t i = 0; i < sizeof(policies) / sizeof(policies[0]); i++) {
+		_trace(&t, 1, 2, 2);
+		t.nodes[0].capacity = _v(1, 4096);
+		_job(&t, 0, 0, 1, _v(1, 1024), 10);
+		_job(&t, 1, 1, 1, _v(0, 1024), 1);
+		r = _run(&t, policies[i], NULL, 1, 0, 0);
+		ck_assert_msg(r->jobs[1].status == SIM_JOB_ENDED &&
+				      fabs(r->jobs[1].start - 1) < 1e-9,
+			      "%s: the CPU-less job: status %d, start %g "
+			      "(want 1)",
+			      policies[i], r->jobs[1].status, r->jobs[1].start);
+		sim_result_destroy(&r);
+		sim_trace_free(&t);
+	}
+}
+END_TEST
+
 /* DRFH Fig. 1: nodes (2 CPU, 12 GB) and (12 CPU, 2 GB); users' tasks
  * (0.2 CPU, 1 GB) and (1 CPU, 0.2 GB). */
 static void _drfh(const char *placement, int expect)
@@ -482,6 +508,7 @@ int main(void)
 	tcase_add_test(tc, test_table1_drf);
 	tcase_add_test(tc, test_table1_hmrf);
 	tcase_add_test(tc, test_start_latency);
+	tcase_add_test(tc, test_cpuless_task);
 	tcase_add_test(tc, test_drfh_fig1);
 	tcase_add_test(tc, test_psdsf_table2);
 	tcase_add_test(tc, test_psdsf_rrr);
