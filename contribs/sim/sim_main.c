@@ -28,9 +28,10 @@ typedef struct opts {
 	sim_config_t c;
 	const char *generate, *jobs_out, *series_out, *summary_out;
 	const char *write_trace, *plot, *plot_metric;
-	bool swf, json, quiet, no_run;
+	bool swf, sacct, json, quiet, no_run;
 	sim_gen_opts_t gen;
 	sim_swf_opts_t swf_opts;
+	sim_sacct_opts_t sacct_opts;
 } opts_t;
 
 static void _usage(FILE *f)
@@ -51,6 +52,12 @@ static void _usage(FILE *f)
 		"      --swf-nodes=N, --swf-cpus=N, --swf-group, "
 		"--swf-requested,\n"
 		"      --swf-max-jobs=N   how to read it (horae-sim(1))\n"
+		"      --sacct            TRACE is what sacct -a -X -P wrote "
+		"(horae-sim(1))\n"
+		"      --sacct-nodes=FILE the nodes, from scontrol -o show "
+		"node\n"
+		"      --speed-map=MAP    the nodes' speeds by feature, "
+		"gen1:1,gen4:3\n"
 		"  -p, --policy=NAME      fifo, drf, drfh, af, lt-drf, lt-af, "
 		"hmrf (default),\n"
 		"                         tsf, tsf-cluster, eunomia, psdsf, rpsdsf\n"
@@ -137,6 +144,9 @@ enum {
 	OPT_SWF_GROUP,
 	OPT_SWF_REQ,
 	OPT_SWF_MAX,
+	OPT_SACCT,
+	OPT_SACCT_NODES,
+	OPT_SPEED_MAP,
 	OPT_BUCKET,
 	OPT_TIMEOUT,
 	OPT_HORIZON,
@@ -165,6 +175,9 @@ static const struct option _long[] = {
 	{ "swf-group", no_argument, NULL, OPT_SWF_GROUP },
 	{ "swf-requested", no_argument, NULL, OPT_SWF_REQ },
 	{ "swf-max-jobs", required_argument, NULL, OPT_SWF_MAX },
+	{ "sacct", no_argument, NULL, OPT_SACCT },
+	{ "sacct-nodes", required_argument, NULL, OPT_SACCT_NODES },
+	{ "speed-map", required_argument, NULL, OPT_SPEED_MAP },
 	{ "policy", required_argument, NULL, 'p' },
 	{ "placement", required_argument, NULL, 'P' },
 	{ "admission", required_argument, NULL, 'a' },
@@ -294,6 +307,15 @@ static int _parse(int argc, char **argv, opts_t *o)
 		case OPT_SWF_REQ:
 			o->swf_opts.requested = true;
 			break;
+		case OPT_SACCT:
+			o->sacct = true;
+			break;
+		case OPT_SACCT_NODES:
+			o->sacct_opts.nodes_path = optarg;
+			break;
+		case OPT_SPEED_MAP:
+			o->sacct_opts.speed_map = optarg;
+			break;
 		case OPT_SWF_MAX:
 			if (_count("swf-max-jobs", optarg, &n))
 				return 1;
@@ -418,6 +440,13 @@ static int _parse(int argc, char **argv, opts_t *o)
 		return _fail("give one TRACE (or --generate=NAME); see "
 			     "--help%s%s",
 			     "", "");
+	if (o->swf + o->sacct > 1)
+		return _fail("give --swf or --sacct, not both%s%s", "", "");
+	if (o->sacct && !o->sacct_opts.nodes_path)
+		return _fail(
+			"--sacct needs --sacct-nodes=FILE (scontrol -o show "
+			"node > FILE)%s%s",
+			"", "");
 	if (o->no_run && !o->write_trace)
 		return _fail("--no-run needs --write-trace%s%s", "", "");
 	if (_stdout_twice(o))
@@ -435,11 +464,28 @@ static int _load(const opts_t *o, const char *path, sim_trace_t *t)
 	size_t skipped = 0;
 	int rc;
 
+	sim_sacct_stats_t st;
+
 	if (o->generate)
 		rc = sim_gen(o->generate, &o->gen, t, &err);
 	else if (o->swf)
 		rc = sim_trace_read_swf(path, &o->swf_opts, t, &skipped, &err);
-	else
+	else if (o->sacct) {
+		rc = sim_trace_read_sacct(path, &o->sacct_opts, t, &st, &err);
+		/* What is left out is always said, with the first record. */
+		for (int k = 0; !rc && k < SIM_SACCT_SKIP_COUNT; k++)
+			if (st.skip[k].count)
+				fprintf(stderr,
+					PROG ": %s: %zu %s (first: line %zu, "
+					     "job %s)\n",
+					path, st.skip[k].count,
+					sim_sacct_skip_name(k), st.skip[k].line,
+					st.skip[k].job);
+		if (!rc && !o->quiet)
+			fprintf(stderr,
+				PROG ": %s: %zu of %zu records replayed\n",
+				path, st.jobs, st.records);
+	} else
 		rc = sim_trace_read_json(path, t, &err);
 	if (rc)
 		return _fail("%s%s", err.text, "");

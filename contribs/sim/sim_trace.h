@@ -94,4 +94,57 @@ typedef struct sim_swf_opts {
 int sim_trace_read_swf(const char *path, const sim_swf_opts_t *opts,
 		       sim_trace_t *out, size_t *skipped, horae_err_t *err);
 
+/* A site's own history: sim_trace_read_sacct(). */
+typedef struct sim_sacct_opts {
+	const char *nodes_path; /* scontrol -o show node's output */
+	const char *speed_map; /* "gen1:1,gen4:3" (eunomia.conf's
+				 * SpeedMap); NULL: every node 1.0 */
+} sim_sacct_opts_t;
+
+/* Why a record is left out, or (CONSTRAINT) replayed with a change. */
+enum {
+	SIM_SACCT_STEP,
+	SIM_SACCT_NEVER_RAN,
+	SIM_SACCT_RUNNING,
+	SIM_SACCT_NO_CPU,
+	SIM_SACCT_NO_TIME,
+	SIM_SACCT_NO_ACCOUNT,
+	SIM_SACCT_NO_NODE,
+	SIM_SACCT_CONSTRAINT,
+	SIM_SACCT_SKIP_COUNT
+};
+#define SIM_SACCT_COLS_MAX 128
+
+typedef struct sim_sacct_skip {
+	size_t count;
+	size_t line; /* the first such record's line */
+	char job[32]; /* and its JobID */
+} sim_sacct_skip_t;
+
+typedef struct sim_sacct_stats {
+	size_t records; /* job lines read */
+	size_t jobs; /* replayed */
+	double base; /* the first submission, s since the epoch: time 0 */
+	sim_sacct_skip_t skip[SIM_SACCT_SKIP_COUNT];
+} sim_sacct_stats_t;
+
+/*
+ * Read what sacct -a -X -P --format=JobIDRaw,Account,Submit,Start,End,
+ * State,AllocTRES,Constraints wrote (any order of columns; the header line
+ * first), and the nodes from scontrol -o show node: each job that started
+ * and ended becomes one task per allocated CPU, with its share of the
+ * memory and GPUs, working for the time it ran (at speed 1.0); its
+ * constraint if it is a single feature; its account, weight 1.  Submit
+ * times count from the first.  Records that cannot be replayed are
+ * counted by reason in *stats, with the first of each (never dropped
+ * silently); a malformed one is an error naming the file and line.
+ * Returns 0 or -errno; *out untouched on failure.
+ */
+int sim_trace_read_sacct(const char *path, const sim_sacct_opts_t *opts,
+			 sim_trace_t *out, sim_sacct_stats_t *stats,
+			 horae_err_t *err);
+
+/* What SIM_SACCT_* means, for people. */
+const char *sim_sacct_skip_name(int why);
+
 #endif /* HORAE_SIM_TRACE_H */

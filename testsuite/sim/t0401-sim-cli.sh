@@ -140,6 +140,17 @@ printf '{"version":1,\n"version":1,"nodes":[{"name":"n","tres":"cpu=4"}],"jobs":
 refuse "a key given twice is refused, not the last taken" "dup.json: line 2: key \"version\" given twice in one object (first on line 1)" "$tmp/dup.json"
 printf '; MaxNodes: 0\n1 0 0 10 4 -1 -1 4 -1 -1 1 1 1 -1 -1 -1 -1 -1\n' >"$tmp/zero.swf"
 refuse "an SWF header MaxNodes of 0 is named, not called missing" "zero.swf: line 1 has MaxNodes: 0, not a count" --swf "$tmp/zero.swf"
+# A site's history: sacct's records and scontrol's nodes (test/data).
+"$SIM" --sacct --sacct-nodes="$DATA/nodes.txt" --speed-map=gen1:1,gen4:3 \
+	-p eunomia --json "$DATA/sacct.txt" >"$tmp/sacct.json" 2>"$tmp/sacct.err"
+tap_ok "--sacct replays the records that started and ended" \
+	"$(jq -e '.jobs.total == 3 and .jobs.ended == 3' "$tmp/sacct.json" >/dev/null; echo $?)" \
+	"$(cat "$tmp/sacct.err")"
+tap_ok "and says what it left out, why, and the first record of each" \
+	"$(grep -q 'sacct.txt: 2 never started (first: line 4, job 103)' "$tmp/sacct.err" &&
+	   grep -q 'sacct.txt: 3 of 8 records replayed' "$tmp/sacct.err"; echo $?)" \
+	"$(cat "$tmp/sacct.err")"
+refuse "--sacct without the nodes is refused" "--sacct needs --sacct-nodes=FILE" --sacct "$DATA/sacct.txt"
 tap_check "--help exits 0 and lists the policies" sh -c "'$SIM' --help | grep -q 'tsf-cluster'"
 
 tap_done

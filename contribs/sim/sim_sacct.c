@@ -1,0 +1,639 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sim_sacct.c - a site's own history as a trace: the jobs as Slurm's
+ * accounting recorded them (sacct --parsable2, header line first) and the
+ * nodes as slurmctld reports them (scontrol -o show node).  See
+ * sim_trace.h for what each job becomes.
+ */
+#define _XOPEN_SOURCE 700 /* strptime */
+#define _DEFAULT_SOURCE
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "sim_trace.h"
+
+/* The TRES replayed: what H-MRF weighs by default. */
+#define SACCT_TRES "cpu,mem,gres/gpu"
+enum { T_CPU, T_MEM, T_GPU };
+
+enum {
+	F_ID,
+	F_ACCOUNT,
+	F_SUBMIT,
+	F_START,
+	F_END,
+	F_STATE,
+	F_ALLOC,
+	F_CONSTRAINTS,
+	F_COUNT
+};
+static const char *const field_names[F_COUNT] = {
+	"JobIDRaw", "Account", "Submit",    "Start",
+	"End",	    "State",   "AllocTRES", "Constraints",
+};
+
+typedef struct {
+	const char *path;
+	const sim_sacct_opts_t *opts;
+	sim_sacct_stats_t *st;
+	horae_err_t *err;
+	int col[F_COUNT]; /* column of each field; -1: absent */
+	int ncols;
+	char delim; /* the header's: '|', or another sacct --delimiter */
+	sim_trace_t t;
+	size_t cap_jobs, cap_accounts;
+	size_t *line; /* each job's line */
+	double first_submit;
+} sacct_t;
+
+/* Count a record left out, keeping the first of each reason. */
+static void _skip(sacct_t *s, int why, size_t lineno, const char *id)
+{
+	sim_sacct_skip_t *k = &s->st->skip[why];
+
+	if (!k->count++) {
+		k->line = lineno;
+		snprintf(k->job, sizeof(k->job), "%s", id);
+	}
+}
+
+/* "2026-11-25T13:45:12" in local time, as sacct prints it; false for
+ * "Unknown", "None" or "" (not there). */
+static int _time(sacct_t *s, size_t lineno, const char *field, const char *str,
+		 double *out, bool *there)
+{
+	struct tm tm = { 0 };
+	const char *end;
+
+	*there = false;
+	if (!*str || !strcasecmp(str, "Unknown") || !strcasecmp(str, "None"))
+		return 0;
+	end = strptime(str, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (!end || *end)
+		return err_set(s->err, -EINVAL,
+			       "%s:%zu: %s '%s' is not a time like "
+			       "2026-11-25T13:45:12",
+			       s->path, lineno, field, str);
+	tm.tm_isdst = -1;
+	*out = (double)mktime(&tm);
+	*there = true;
+	return 0;
+}
+
+/* AllocTRES "billing=4,cpu=4,mem=8G,node=1,gres/gpu=2": the CPUs, memory
+ * (MB) and GPUs; other TRES are not replayed. */
+static int _alloc(sacct_t *s, size_t lineno, const char *str, tres_vec_t *v)
+{
+	char *copy = strdup(str), *save = NULL, *item;
+	int rc = 0;
+
+	if (!copy)
+		return err_set(s->err, -ENOMEM, "%s: out of memory", s->path);
+	tres_zero(v);
+	for (item = strtok_r(copy, ",", &save); item && !rc;
+	     item = strtok_r(NULL, ",", &save)) {
+		static const char *const names[] = { "cpu=", "mem=",
+						     "gres/gpu=" };
+
+		for (int i = 0; i < 3; i++) {
+			size_t n = strlen(names[i]);
+			tres_vec_t one;
+			horae_err_t e;
+
+			if (strncmp(item, names[i], n))
+				continue;
+			if (tres_parse(s->t.layout, item, &one, &e))
+				rc = err_set(s->err, -EINVAL,
+					     "%s:%zu: AllocTRES '%s': %s",
+					     s->path, lineno, str, e.text);
+			else
+				v->v[i] = one.v[i];
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+static int _account(sacct_t *s, const char *name)
+{
+	sim_account_t *a;
+
+	for (int i = 0; i < s->t.naccounts; i++)
+		if (!strcmp(s->t.accounts[i].name, name))
+			return i;
+	if ((size_t)s->t.naccounts == s->cap_accounts) {
+		size_t cap = s->cap_accounts ? 2 * s->cap_accounts : 16;
+
+		if (!(a = realloc(s->t.accounts, cap * sizeof(*a))))
+			return -1;
+		s->t.accounts = a;
+		s->cap_accounts = cap;
+	}
+	a = &s->t.accounts[s->t.naccounts];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->name, sizeof(a->name), "%s", name);
+	a->weight = 1;
+	return s->t.naccounts++;
+}
+
+/* A single feature name ("gen1") is replayed; an expression (&, |, [],
+ * counts) is not: the job then runs without it, and is counted. */
+static bool _simple_feature(const char *c)
+{
+	return *c && strlen(c) < SIM_NAME_MAX &&
+	       !c[strspn(c, "abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")];
+}
+
+/* Whether the comma-separated features hold name. */
+static bool _has_feature(const char *features, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = features; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* Split line at '|' into f[]; the count must be the header's. */
+static int _split(sacct_t *s, size_t lineno, char *line, char **f)
+{
+	int n = 0;
+	char *p = line;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (;;) {
+		char *bar = strchr(p, s->delim);
+
+		if (n < s->ncols)
+			f[n] = p;
+		n++;
+		if (!bar)
+			break;
+		*bar = '\0';
+		p = bar + 1;
+	}
+	if (n > s->ncols && s->delim == '|')
+		return err_set(s->err, -EINVAL,
+			       "%s:%zu: %d fields; the header has %d: a field "
+			       "holds the delimiter '|' (a constraint such as "
+			       "a|b?): write the file with sacct -P "
+			       "--delimiter=';'",
+			       s->path, lineno, n, s->ncols);
+	if (n != s->ncols)
+		return err_set(s->err, -EINVAL,
+			       "%s:%zu: %d fields; the header has %d (was "
+			       "the file written with sacct -P?)",
+			       s->path, lineno, n, s->ncols);
+	return 0;
+}
+
+static int _header(sacct_t *s, char *line, char **f)
+{
+	char *p = line, *bar;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	/* The delimiter is what follows the first column's name. */
+	s->delim = line[strspn(line, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "abcdefghijklmnopqrstuvwxyz")];
+	if (!s->delim || isspace((unsigned char)s->delim))
+		return err_set(s->err, -EINVAL,
+			       "%s:1: not a sacct -P header (JobIDRaw|Account|"
+			       "...): '%s'",
+			       s->path, line);
+	s->ncols = 0;
+	for (int i = 0; i < F_COUNT; i++)
+		s->col[i] = -1;
+	do {
+		bar = strchr(p, s->delim);
+		if (bar)
+			*bar = '\0';
+		if (s->ncols >= SIM_SACCT_COLS_MAX)
+			return err_set(s->err, -EINVAL,
+				       "%s:1: more than %d columns", s->path,
+				       SIM_SACCT_COLS_MAX);
+		f[s->ncols] = p;
+		for (int i = 0; i < F_COUNT; i++)
+			if (!strcasecmp(p, field_names[i]) ||
+			    (i == F_ID && !strcasecmp(p, "JobID") &&
+			     s->col[i] < 0))
+				s->col[i] = s->ncols;
+		s->ncols++;
+		p = bar + 1;
+	} while (bar);
+	for (int i = 0; i < F_COUNT; i++)
+		if (s->col[i] < 0 && i != F_CONSTRAINTS)
+			return err_set(
+				s->err, -EINVAL,
+				"%s:1: the header has no %s column: write the file "
+				"with sacct -a -X -P --format=JobIDRaw,Account,"
+				"Submit,Start,End,State,AllocTRES,Constraints",
+				s->path, field_names[i]);
+	return 0;
+}
+
+static int _grow(sacct_t *s)
+{
+	sim_job_t *j;
+	size_t *l, cap;
+
+	if (s->t.njobs < s->cap_jobs)
+		return 0;
+	cap = s->cap_jobs ? 2 * s->cap_jobs : 256;
+	if (!(j = realloc(s->t.jobs, cap * sizeof(*j))))
+		return -ENOMEM;
+	s->t.jobs = j;
+	if (!(l = realloc(s->line, cap * sizeof(*l))))
+		return -ENOMEM;
+	s->line = l;
+	s->cap_jobs = cap;
+	return 0;
+}
+
+static int _job(sacct_t *s, size_t lineno, char **f)
+{
+	const char *id = f[s->col[F_ID]];
+	const char *cons =
+		s->col[F_CONSTRAINTS] >= 0 ? f[s->col[F_CONSTRAINTS]] : "";
+	double submit = 0, start = 0, end = 0;
+	bool has_submit, has_start, has_end;
+	tres_vec_t alloc;
+	char *idend;
+	long jid;
+	sim_job_t *j;
+	int rc, a;
+
+	s->st->records++;
+	if (strchr(id, '.')) { /* a step: sacct without -X */
+		_skip(s, SIM_SACCT_STEP, lineno, id);
+		return 0;
+	}
+	errno = 0;
+	jid = strtol(id, &idend, 10);
+	if (errno || idend == id || jid <= 0 ||
+	    (*idend && *idend != '_' && *idend != '+'))
+		return err_set(s->err, -EINVAL,
+			       "%s:%zu: JobID '%s' is not a job number",
+			       s->path, lineno, id);
+	if ((rc = _time(s, lineno, "Submit", f[s->col[F_SUBMIT]], &submit,
+			&has_submit)) ||
+	    (rc = _time(s, lineno, "Start", f[s->col[F_START]], &start,
+			&has_start)) ||
+	    (rc = _time(s, lineno, "End", f[s->col[F_END]], &end, &has_end)))
+		return rc;
+	if (!has_submit)
+		return err_set(s->err, -EINVAL, "%s:%zu: job %s has no Submit",
+			       s->path, lineno, id);
+	if (!has_start) {
+		_skip(s, SIM_SACCT_NEVER_RAN, lineno, id);
+		return 0;
+	}
+	if (!has_end) {
+		_skip(s, SIM_SACCT_RUNNING, lineno, id);
+		return 0;
+	}
+	if ((rc = _alloc(s, lineno, f[s->col[F_ALLOC]], &alloc)))
+		return rc;
+	if (!(alloc.v[T_CPU] >= 1) || alloc.v[T_CPU] > INT_MAX) {
+		_skip(s, SIM_SACCT_NO_CPU, lineno, id);
+		return 0;
+	}
+	if (!(end - start > 0)) {
+		_skip(s, SIM_SACCT_NO_TIME, lineno, id);
+		return 0;
+	}
+	if (!*f[s->col[F_ACCOUNT]]) {
+		_skip(s, SIM_SACCT_NO_ACCOUNT, lineno, id);
+		return 0;
+	}
+	if ((a = _account(s, f[s->col[F_ACCOUNT]])) < 0 || _grow(s))
+		return err_set(s->err, -ENOMEM, "%s: out of memory", s->path);
+	s->line[s->t.njobs] = lineno;
+	j = &s->t.jobs[s->t.njobs++];
+	memset(j, 0, sizeof(*j));
+	j->id = jid;
+	j->account = a;
+	j->submit = submit;
+	/* One task per CPU, each with its part of the memory and GPUs, for
+	 * the time the job ran (at speed 1: the records say nothing of the
+	 * nodes' speeds, which the replay applies). */
+	j->tasks = j->min_tasks = (int)alloc.v[T_CPU];
+	tres_zero(&j->demand);
+	j->demand.v[T_CPU] = 1;
+	j->demand.v[T_MEM] = alloc.v[T_MEM] / alloc.v[T_CPU];
+	j->demand.v[T_GPU] = alloc.v[T_GPU] / alloc.v[T_CPU];
+	j->work = end - start;
+	if (*cons && strcmp(cons, "(null)")) {
+		if (_simple_feature(cons))
+			snprintf(j->constraint, sizeof(j->constraint), "%s",
+				 cons);
+		else
+			_skip(s, SIM_SACCT_CONSTRAINT, lineno, id);
+	}
+	if (submit < s->first_submit)
+		s->first_submit = submit;
+	return 0;
+}
+
+static int _read_jobs(sacct_t *s, FILE *f)
+{
+	char *line = NULL, *fields[SIM_SACCT_COLS_MAX];
+	size_t cap = 0, lineno = 0;
+	int rc = 0;
+
+	while (!rc && getline(&line, &cap, f) >= 0) {
+		lineno++;
+		if (lineno == 1)
+			rc = _header(s, line, fields);
+		else if (line[strspn(line, " \t\r\n")])
+			rc = _split(s, lineno, line, fields) ?:
+				     _job(s, lineno, fields);
+	}
+	if (!rc && ferror(f))
+		rc = err_set(s->err, -EIO, "%s: cannot read: %s", s->path,
+			     strerror(errno));
+	if (!rc && lineno == 0)
+		rc = err_set(s->err, -EINVAL, "%s: empty: no header line",
+			     s->path);
+	free(line);
+	return rc;
+}
+
+/* --- the nodes ------------------------------------------------------------ */
+
+/* The value of key in a "scontrol -o show node" line, or NULL. */
+static const char *_value(char *line, const char *key, char *buf, size_t len)
+{
+	size_t n = strlen(key);
+
+	for (char *p = line; (p = strstr(p, key)); p += n) {
+		if ((p == line || isspace((unsigned char)p[-1])) &&
+		    p[n] == '=') {
+			snprintf(buf, len, "%.*s",
+				 (int)strcspn(p + n + 1, " \t\r\n"), p + n + 1);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/* Gres "gpu:2", "gpu:a100:2(S:0-1)", "(null)": the GPUs. */
+static double _gpus(const char *gres)
+{
+	double sum = 0;
+	char *copy = strdup(gres), *save = NULL, *item;
+
+	for (item = copy ? strtok_r(copy, ",", &save) : NULL; item;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *last;
+
+		if (strncmp(item, "gpu", 3))
+			continue;
+		item[strcspn(item, "(")] = '\0';
+		last = strrchr(item, ':');
+		if (last)
+			sum += strtod(last + 1, NULL);
+	}
+	free(copy);
+	return sum;
+}
+
+/* The speed of a node with these features under map "gen1:1,gen4:3":
+ * the first of its features the map names; 1 otherwise. */
+static int _speed(sacct_t *s, const char *features, double *speed)
+{
+	const char *map = s->opts ? s->opts->speed_map : NULL;
+	char *copy, *save = NULL, *item;
+	int rc = 0;
+
+	*speed = 1;
+	if (!map || !*map)
+		return 0;
+	if (!(copy = strdup(map)))
+		return err_set(s->err, -ENOMEM, "out of memory");
+	for (item = strtok_r(copy, ",", &save); item && !rc;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':'), *end;
+		double v = 0;
+
+		if (!colon)
+			rc = err_set(
+				s->err, -EINVAL,
+				"speed map '%s': '%s' is not FEATURE:SPEED",
+				map, item);
+		else if (((v = strtod(colon + 1, &end)), *end) || !(v > 0) ||
+			 !isfinite(v))
+			rc = err_set(s->err, -EINVAL,
+				     "speed map '%s': '%s': the speed must be "
+				     "a number > 0",
+				     map, item);
+		if (rc)
+			break;
+		*colon = '\0';
+		if (_has_feature(features, item)) {
+			*speed = v;
+			break;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+static int _read_nodes(sacct_t *s, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, buf[SIM_FEATURES_MAX];
+	size_t cap = 0, lineno = 0, cap_nodes = 0;
+	int rc = 0;
+
+	if (!f)
+		return err_set(s->err, -errno, "%s: cannot open: %s", path,
+			       strerror(errno));
+	while (!rc && getline(&line, &cap, f) >= 0) {
+		const char *name, *cpus = NULL, *mem, *gres, *feat;
+		char nb[SIM_NAME_MAX], cb[32], mb[32], gb[256];
+		sim_node_t *n;
+		char *end;
+
+		lineno++;
+		if (!line[strspn(line, " \t\r\n")])
+			continue;
+		if (!(name = _value(line, "NodeName", nb, sizeof(nb))))
+			rc = err_set(
+				s->err, -EINVAL,
+				"%s:%zu: no NodeName= (write the file with "
+				"scontrol -o show node)",
+				path, lineno);
+		else if (!(cpus = _value(line, "CPUTot", cb, sizeof(cb))) ||
+			 strtol(cpus, &end, 10) <= 0 || *end)
+			rc = err_set(s->err, -EINVAL,
+				     "%s:%zu: node %s: no CPUTot= count", path,
+				     lineno, name);
+		if (rc)
+			break;
+		if ((size_t)s->t.nnodes == cap_nodes) {
+			size_t c = cap_nodes ? 2 * cap_nodes : 64;
+			sim_node_t *m = realloc(s->t.nodes, c * sizeof(*m));
+
+			if (!m) {
+				rc = err_set(s->err, -ENOMEM, "out of memory");
+				break;
+			}
+			s->t.nodes = m;
+			cap_nodes = c;
+		}
+		n = &s->t.nodes[s->t.nnodes++];
+		memset(n, 0, sizeof(*n));
+		snprintf(n->name, sizeof(n->name), "%s", name);
+		n->capacity.v[T_CPU] = strtod(cpus, NULL);
+		mem = _value(line, "RealMemory", mb, sizeof(mb));
+		n->capacity.v[T_MEM] = mem ? strtod(mem, NULL) : 0;
+		gres = _value(line, "Gres", gb, sizeof(gb));
+		n->capacity.v[T_GPU] = gres ? _gpus(gres) : 0;
+		feat = _value(line, "AvailableFeatures", buf, sizeof(buf));
+		if (feat && strcmp(feat, "(null)"))
+			snprintf(n->features, sizeof(n->features), "%s", feat);
+		rc = _speed(s, n->features, &n->speed);
+	}
+	if (!rc && ferror(f))
+		rc = err_set(s->err, -EIO, "%s: cannot read: %s", path,
+			     strerror(errno));
+	if (!rc && !s->t.nnodes)
+		rc = err_set(s->err, -EINVAL, "%s: no nodes", path);
+	free(line);
+	fclose(f);
+	return rc;
+}
+
+/* --- the whole ------------------------------------------------------------ */
+
+static int _cmp_job(const void *x, const void *y)
+{
+	const sim_job_t *a = x, *b = y;
+
+	if (a->submit != b->submit)
+		return a->submit < b->submit ? -1 : 1;
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+/* A task that fits no node cannot be replayed: the node list is not the
+ * one the job ran on (nodes removed since, or a partial list). */
+static void _fit(sacct_t *s)
+{
+	size_t k = 0;
+	double cpus = 0;
+
+	for (int n = 0; n < s->t.nnodes; n++)
+		cpus += s->t.nodes[n].capacity.v[T_CPU];
+	for (size_t i = 0; i < s->t.njobs; i++) {
+		const sim_job_t *j = &s->t.jobs[i];
+		bool fits = false;
+
+		/* Its CPUs in all, and a node for a task. */
+		for (int n = 0; n < s->t.nnodes && !fits && j->tasks <= cpus;
+		     n++)
+			fits = tres_fits(&j->demand, &s->t.nodes[n].capacity) &&
+			       (!j->constraint[0] ||
+				_has_feature(s->t.nodes[n].features,
+					     j->constraint));
+		if (!fits) {
+			char id[32];
+
+			snprintf(id, sizeof(id), "%ld", j->id);
+			_skip(s, SIM_SACCT_NO_NODE, s->line[i], id);
+			continue;
+		}
+		s->line[k] = s->line[i];
+		s->t.jobs[k++] = *j;
+	}
+	s->t.njobs = k;
+}
+
+int sim_trace_read_sacct(const char *path, const sim_sacct_opts_t *opts,
+			 sim_trace_t *out, sim_sacct_stats_t *stats,
+			 horae_err_t *err)
+{
+	sim_sacct_stats_t st = { 0 };
+	sacct_t s = { .path = path,
+		      .opts = opts,
+		      .st = &st,
+		      .err = err,
+		      .first_submit = INFINITY };
+	FILE *f;
+	int rc;
+
+	if (!path || !out || !opts || !opts->nodes_path)
+		return err_set(err, -EINVAL,
+			       "%s: the nodes are needed too (scontrol -o show "
+			       "node > FILE; --sacct-nodes=FILE)",
+			       path ? path : "sacct");
+	if (!(s.t.layout = tres_layout_create(SACCT_TRES, err)))
+		return -ENOMEM;
+	rc = _read_nodes(&s, opts->nodes_path);
+	if (!rc) {
+		f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+		if (!f)
+			rc = err_set(err, -errno, "%s: cannot open: %s", path,
+				     strerror(errno));
+		else {
+			rc = _read_jobs(&s, f);
+			if (f != stdin)
+				fclose(f);
+		}
+	}
+	if (!rc)
+		_fit(&s);
+	if (!rc && !s.t.njobs)
+		rc = err_set(err, -EINVAL,
+			     "%s: no job to replay (%zu records, none that "
+			     "started and ended)",
+			     path, st.records);
+	if (!rc) {
+		st.base = s.first_submit;
+		st.jobs = s.t.njobs;
+		for (size_t i = 0; i < s.t.njobs; i++)
+			s.t.jobs[i].submit -= s.first_submit;
+		qsort(s.t.jobs, s.t.njobs, sizeof(*s.t.jobs), _cmp_job);
+	}
+	free(s.line);
+	if (rc) {
+		sim_trace_free(&s.t);
+		return rc;
+	}
+	*out = s.t;
+	if (stats)
+		*stats = st;
+	return 0;
+}
+
+const char *sim_sacct_skip_name(int why)
+{
+	static const char *const names[SIM_SACCT_SKIP_COUNT] = {
+		[SIM_SACCT_STEP] = "job steps (use sacct -X)",
+		[SIM_SACCT_NEVER_RAN] = "never started",
+		[SIM_SACCT_RUNNING] = "not ended (still running)",
+		[SIM_SACCT_NO_CPU] = "no CPUs in AllocTRES",
+		[SIM_SACCT_NO_TIME] = "ran no time",
+		[SIM_SACCT_NO_ACCOUNT] = "no account",
+		[SIM_SACCT_NO_NODE] = "do not fit the nodes given (more CPUs "
+				      "than all, or a task no node takes)",
+		[SIM_SACCT_CONSTRAINT] =
+			"replayed without their constraint (not a single "
+			"feature)",
+	};
+
+	return why >= 0 && why < SIM_SACCT_SKIP_COUNT ? names[why] : "?";
+}
