@@ -283,8 +283,14 @@ static int _job(sacct_t *s, size_t lineno, char **f)
 	}
 	errno = 0;
 	jid = strtol(id, &idend, 10);
-	if (errno || idend == id || jid <= 0 ||
-	    (*idend && *idend != '_' && *idend != '+'))
+	if (!errno && idend != id && jid > 0 &&
+	    (*idend == '_' || *idend == '+'))
+		return err_set(s->err, -EINVAL,
+			       "%s:%zu: JobID '%s': array tasks and "
+			       "heterogeneous job components share a JobID; "
+			       "write the file with JobIDRaw",
+			       s->path, lineno, id);
+	if (errno || idend == id || jid <= 0 || *idend)
 		return err_set(s->err, -EINVAL,
 			       "%s:%zu: JobID '%s' is not a job number",
 			       s->path, lineno, id);
@@ -529,6 +535,40 @@ static int _cmp_job(const void *x, const void *y)
 	return (a->id > b->id) - (a->id < b->id);
 }
 
+static int _cmp_id(const void *x, const void *y)
+{
+	const sim_job_t *a = *(const sim_job_t *const *)x;
+	const sim_job_t *b = *(const sim_job_t *const *)y;
+
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Each job once: sacct run twice into one file, or overlapping ranges. */
+static int _unique(sacct_t *s)
+{
+	const sim_job_t **by = malloc(s->t.njobs * sizeof(*by) + 1);
+	int rc = 0;
+
+	if (!by)
+		return err_set(s->err, -ENOMEM, "%s: out of memory", s->path);
+	for (size_t i = 0; i < s->t.njobs; i++)
+		by[i] = &s->t.jobs[i];
+	qsort(by, s->t.njobs, sizeof(*by), _cmp_id);
+	for (size_t i = 1; !rc && i < s->t.njobs; i++) {
+		size_t a = s->line[by[i - 1] - s->t.jobs];
+		size_t b = s->line[by[i] - s->t.jobs];
+
+		if (by[i]->id == by[i - 1]->id)
+			rc = err_set(s->err, -EINVAL,
+				     "%s:%zu: job %ld appears twice (also "
+				     "line %zu)",
+				     s->path, a > b ? a : b, by[i]->id,
+				     a > b ? b : a);
+	}
+	free(by);
+	return rc;
+}
+
 /* A task that fits no node cannot be replayed: the node list is not the
  * one the job ran on (nodes removed since, or a partial list). */
 static void _fit(sacct_t *s)
@@ -594,6 +634,8 @@ int sim_trace_read_sacct(const char *path, const sim_sacct_opts_t *opts,
 				fclose(f);
 		}
 	}
+	if (!rc)
+		rc = _unique(&s);
 	if (!rc)
 		_fit(&s);
 	if (!rc && !s.t.njobs)

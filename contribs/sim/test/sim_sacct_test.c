@@ -131,6 +131,17 @@ static const struct {
 	  "1|a|2026-11-25T10:00:00|2026-11-25T10:00:00|2026-11-25T10:00:09|"
 	  "COMPLETED|cpu=1,mem=-5M\n",
 	  ":2: AllocTRES 'cpu=1,mem=-5M'" },
+	{ "JobID|Account|Submit|Start|End|State|AllocTRES\n"
+	  "7_1|a|2026-11-25T10:00:00|2026-11-25T10:00:00|2026-11-25T10:00:09|"
+	  "COMPLETED|cpu=1\n",
+	  ":2: JobID '7_1': array tasks and heterogeneous job components "
+	  "share a JobID; write the file with JobIDRaw" },
+	{ "JobIDRaw|Account|Submit|Start|End|State|AllocTRES\n"
+	  "7|a|2026-11-25T10:00:00|2026-11-25T10:00:00|2026-11-25T10:00:09|"
+	  "COMPLETED|cpu=1\n"
+	  "7|a|2026-11-25T10:00:00|2026-11-25T10:00:00|2026-11-25T10:00:09|"
+	  "COMPLETED|cpu=1\n",
+	  ":3: job 7 appears twice (also line 2)" },
 	{ "JobIDRaw|Account|Submit|Start|End|State|AllocTRES\n"
 	  "1|a|2026-11-25T10:00:00|Unknown|Unknown|PENDING|\n",
 	  "no job to replay (1 records, none that started and ended)" },
