@@ -232,7 +232,8 @@ static int _header(sacct_t *s, char *line, char **f)
 			     s->col[i] < 0))
 				s->col[i] = s->ncols;
 		s->ncols++;
-		p = bar + 1;
+		if (bar)
+			p = bar + 1;
 	} while (bar);
 	for (int i = 0; i < F_COUNT; i++)
 		if (s->col[i] < 0 && i != F_CONSTRAINTS)

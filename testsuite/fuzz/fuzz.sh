@@ -54,7 +54,7 @@ mkdir -p "$work"/{obj,seeds,corpus,artifacts,logs,tmp} || exit 2
 # is fuzzed with the rest; a generated Makefile rebuilds only what changed.
 common=$(sed -n '/^libhorae_la_SOURCES/,/[^\\]$/p' \
 	"$TOP/src/common/Makefile.am" | tr ' \t\\' '\n\n\n' | grep '\.c$')
-sim="sim_trace.c sim_swf.c"
+sim="sim_trace.c sim_json_check.c sim_swf.c sim_sacct.c"
 # obj SOURCE: the rule of its object, instrumented for libFuzzer.
 obj()
 {
@@ -184,6 +184,8 @@ grep -hio '^tres=.*' "${confs[@]}" | cut -d= -f2- |
 done
 
 # --- runs --------------------------------------------------------------------
+# fuzz_trace reads its inputs as sacct records against these nodes.
+export SIM_TEST_NODES=$TOP/contribs/sim/test/data/nodes.txt
 export TMPDIR=$work/tmp
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}

@@ -113,6 +113,7 @@ tap_ok "the owner cannot rewrite Justice's note" \
 	"$out"
 # sbatch has no option for an AdminComment: ask slurmctld through libslurm.
 cat >"$dir/forge.c" <<'EOF'
+#include <errno.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -145,14 +146,18 @@ int main(int argc, char **argv)
 	d.deadline = time(NULL) + 600;
 	d.admin_comment = "justice: up to 64 CPUs (1-32 nodes of 2); sized to 1 nodes";
 	if (slurm_submit_batch_job(&d, &r)) {
-		printf("refused: %s\n", slurm_strerror(slurm_get_errno()));
+		printf("refused: %s\n", slurm_strerror(errno));
 		return 1;
 	}
 	printf("accepted %u\n", r->job_id);
 	return 0;
 }
 EOF
-gcc -o "$dir/forge" "$dir/forge.c" -lslurm 2>&1
+# The libslurm of the Slurm under test (beside its plugin directory), and
+# the headers of its source.
+libdir=$(dirname "${HC_STOCK_PLUGINDIR:-/usr/lib/x86_64-linux-gnu/slurm-wlm}")
+gcc ${HORAE_SLURM_SRC:+-isystem "$HORAE_SLURM_SRC"} -o "$dir/forge" \
+	"$dir/forge.c" -L"$libdir" -lslurm -Wl,-rpath,"$libdir" 2>&1
 chmod 755 "$dir/forge"
 # (slurm_init() loads the select plugin: select/eunomia must load into a
 # program on plain libslurm, which has no node table.)

@@ -26,7 +26,9 @@ cd "$dir" || exit 1
 for a in physics bio; do
 	sbatch -Q -A $a -n2 -o /dev/null --wrap 'sleep 2'
 done
-sbatch -Q -n1 -t UNLIMITED --deadline=now+60 -o /dev/null --wrap 'sleep 1'
+# (A time limit that fits the deadline: Slurm 24.11 refuses -t UNLIMITED
+# with --deadline.)
+sbatch -Q -n1 -t 1 --deadline=now+180 -o /dev/null --wrap 'sleep 1'
 hc_wait_jobs_done 30
 sleep 3 # two periods: everything saved twice, so .old holds it too
 for f in horae_hmrf.state horae_eunomia.state horae_justice.state; do

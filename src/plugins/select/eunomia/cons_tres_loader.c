@@ -7,6 +7,10 @@
 
 #include <pthread.h>
 
+/* Slurm's internal functions by the slurm_ names plain libslurm exports:
+ * a program on libslurm (not libslurmfull) loads this plugin too.  First,
+ * as in Slurm's own plugins. */
+#include "src/common/slurm_xlator.h"
 #include "src/common/log.h"
 #include "src/common/plugin.h"
 

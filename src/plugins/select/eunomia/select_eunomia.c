@@ -28,13 +28,19 @@
  * reservations.  Those features are unavailable under select/eunomia.
  *
  * This plugin is also loaded by slurmd and by the client commands (Slurm
- * loads every select plugin to unpack jobinfo), so it must not reference
- * data symbols that exist only in slurmctld.
+ * loads every select plugin to unpack jobinfo, up to 24.11), so it must
+ * not reference data symbols that exist only in slurmctld
+ * (slurmctld_only.h), and calls what plain libslurm exports by its slurm_
+ * names (slurm_xlator.h; t0530 runs a program on plain libslurm).
  */
 #include "config.h"
 
 #include <errno.h>
 
+/* Slurm's internal functions by the slurm_ names plain libslurm exports:
+ * a program on libslurm (not libslurmfull) loads this plugin too.  First,
+ * as in Slurm's own plugins. */
+#include "src/common/slurm_xlator.h"
 #include "src/common/log.h"
 #include "src/common/read_config.h"
 #include "src/common/run_in_daemon.h"
