@@ -131,27 +131,10 @@ static void _snap(tres_vec_t *v)
 	}
 }
 
-static bool _has_feature(const char *features, const char *name)
-{
-	size_t n = strlen(name);
-
-	if (!n)
-		return true;
-	for (const char *p = features; p && *p;) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		p = e ? e + 1 : NULL;
-	}
-	return false;
-}
-
 static bool _eligible(const sim_t *s, int job, int node)
 {
-	return _has_feature(s->t->nodes[node].features,
-			    s->t->jobs[job].constraint);
+	return sim_has_feature(s->t->nodes[node].features,
+			       s->t->jobs[job].constraint);
 }
 
 /* How many tasks of d the idle total could hold at most. */

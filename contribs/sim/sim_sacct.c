@@ -153,21 +153,6 @@ static bool _simple_feature(const char *c)
 			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")];
 }
 
-/* Whether the comma-separated features hold name. */
-static bool _has_feature(const char *features, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = features; *p;) {
-		size_t len = strcspn(p, ",");
-
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
 /* Split line at '|' into f[]; the count must be the header's. */
 static int _split(sacct_t *s, size_t lineno, char *line, char **f)
 {
@@ -450,7 +435,7 @@ static int _speed(sacct_t *s, const char *features, double *speed)
 		if (rc)
 			break;
 		*colon = '\0';
-		if (_has_feature(features, item)) {
+		if (*item && sim_has_feature(features, item)) {
 			*speed = v;
 			break;
 		}
@@ -588,8 +573,8 @@ static void _fit(sacct_t *s)
 		     n++)
 			fits = tres_fits(&j->demand, &s->t.nodes[n].capacity) &&
 			       (!j->constraint[0] ||
-				_has_feature(s->t.nodes[n].features,
-					     j->constraint));
+				sim_has_feature(s->t.nodes[n].features,
+						j->constraint));
 		if (!fits) {
 			char id[32];
 

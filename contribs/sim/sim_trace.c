@@ -228,22 +228,6 @@ static bool _features_ok(const char *s)
 	}
 }
 
-/* True when the comma-separated list features holds f. */
-static bool _has_feature(const char *features, const char *f)
-{
-	size_t n = strlen(f);
-	const char *p = features;
-
-	while (p && *p) {
-		if (!strncmp(p, f, n) && (p[n] == ',' || !p[n]))
-			return true;
-		p = strchr(p, ',');
-		if (p)
-			p++;
-	}
-	return false;
-}
-
 static int _name_member(reader_t *r, json_object *o, const char *where,
 			const char *key, size_t room, const char **out)
 {
@@ -679,7 +663,7 @@ static int _job_constraint(reader_t *r, json_object *o, const char *where,
 		return _fail(r, at, "'%s' is longer than %d characters", c,
 			     SIM_NAME_MAX - 1);
 	for (int i = 0; i < r->t.nnodes; i++)
-		if (_has_feature(r->t.nodes[i].features, c)) {
+		if (sim_has_feature(r->t.nodes[i].features, c)) {
 			snprintf(j->constraint, sizeof(j->constraint), "%s", c);
 			return 0;
 		}
@@ -693,7 +677,7 @@ static int _job_fits(reader_t *r, const char *where, const sim_job_t *j)
 
 	for (int i = 0; i < r->t.nnodes; i++)
 		if ((!j->constraint[0] ||
-		     _has_feature(r->t.nodes[i].features, j->constraint)) &&
+		     sim_has_feature(r->t.nodes[i].features, j->constraint)) &&
 		    tres_fits(&j->demand, &r->t.nodes[i].capacity))
 			return 0;
 	tres_format(r->t.layout, &j->demand, s, sizeof(s));
@@ -1067,4 +1051,21 @@ int sim_trace_write_json(const sim_trace_t *t, const char *path,
 		rc = err_set(err, -errno, "%s: cannot write: %s", path,
 			     strerror(errno));
 	return rc;
+}
+
+bool sim_has_feature(const char *features, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n)
+		return true;
+	for (const char *p = features; p && *p;) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
 }

@@ -59,6 +59,9 @@ typedef struct sim_trace {
 	size_t njobs;
 } sim_trace_t;
 
+/* Whether the comma-separated features hold name ("" is held by all). */
+bool sim_has_feature(const char *features, const char *name);
+
 /* Free everything the trace owns and zero it.  NULL-safe. */
 void sim_trace_free(sim_trace_t *t);
 
