@@ -59,16 +59,11 @@ static bool _records_from_json(justice_ctx_t *ctx, json_object *doc,
 static bool _from_json(justice_ctx_t *ctx, json_object *doc, int version,
 		       horae_err_t *err)
 {
-	json_object *h, *c, *seen, *t;
+	json_object *h, *c;
 
 	if (!json_object_object_get_ex(doc, "history", &h) ||
-	    !json_object_object_get_ex(doc, "counts", &c) ||
-	    !json_object_object_get_ex(doc, "seen_time", &t) ||
-	    !json_object_object_get_ex(doc, "seen", &seen) ||
-	    !json_object_is_type(seen, json_type_array) ||
-	    json_object_array_length(seen) > JUSTICE_SEEN_MAX) {
-		err_set(err, -EINVAL,
-			"missing or mistyped history, counts, seen_time or seen");
+	    !json_object_object_get_ex(doc, "counts", &c)) {
+		err_set(err, -EINVAL, "missing history or counts");
 		return false;
 	}
 	if (!(ctx->hist = justice_history_from_json(h, err)))
@@ -77,11 +72,8 @@ static bool _from_json(justice_ctx_t *ctx, json_object *doc, int version,
 		return false;
 	if (!_records_from_json(ctx, doc, version, err))
 		return false;
-	ctx->seen_time = json_object_get_double(t);
-	ctx->nseen = (int)json_object_array_length(seen);
-	for (int i = 0; i < ctx->nseen; i++)
-		ctx->seen[i] = (uint32_t)json_object_get_int64(
-			json_object_array_get_idx(seen, i));
+	if (!(ctx->mark = justice_mark_from_json(doc, err)))
+		return false;
 	return true;
 }
 
@@ -113,6 +105,7 @@ static bool _load(justice_ctx_t *ctx, bool *unreadable)
 		justice_history_destroy(&ctx->hist);
 		justice_records_destroy(&ctx->records);
 		justice_records_destroy(&ctx->pending);
+		justice_mark_destroy(&ctx->mark);
 		memset(&ctx->counts, 0, sizeof(ctx->counts));
 		*unreadable = true;
 	}
@@ -154,7 +147,11 @@ justice_ctx_t *justice_ctx_create(const justice_conf_t *conf,
 		justice_ctx_destroy(&ctx);
 		return NULL;
 	}
-	ctx->seen_time = (double)time(NULL);
+	if (!(ctx->mark = justice_mark_create((double)time(NULL)))) {
+		error("%s: out of memory", plugin_type);
+		justice_ctx_destroy(&ctx);
+		return NULL;
+	}
 	return ctx;
 }
 
@@ -165,6 +162,7 @@ void justice_ctx_destroy(justice_ctx_t **ctx)
 	justice_history_destroy(&(*ctx)->hist);
 	justice_records_destroy(&(*ctx)->records);
 	justice_records_destroy(&(*ctx)->pending);
+	justice_mark_destroy(&(*ctx)->mark);
 	xfree((*ctx)->state_path);
 	xfree(*ctx);
 }
@@ -173,27 +171,21 @@ json_object *justice_ctx_snapshot(const justice_ctx_t *ctx)
 {
 	json_object *doc = json_object_new_object();
 	json_object *c = justice_counts_to_json(&ctx->counts);
-	json_object *seen = json_object_new_array();
 	json_object *h = justice_history_to_json(ctx->hist);
 	json_object *r = justice_records_to_json(ctx->records);
 	json_object *p = justice_records_to_json(ctx->pending);
 
-	if (!doc || !c || !seen || !h || !r || !p) {
+	if (!doc || !c || !h || !r || !p ||
+	    justice_mark_to_json(ctx->mark, doc)) {
 		json_object_put(doc);
 		json_object_put(c);
-		json_object_put(seen);
 		json_object_put(h);
 		json_object_put(r);
 		json_object_put(p);
 		return NULL;
 	}
-	for (int i = 0; i < ctx->nseen; i++)
-		json_object_array_add(seen, json_object_new_int64(ctx->seen[i]));
 	json_object_object_add(doc, "history", h);
 	json_object_object_add(doc, "counts", c);
-	json_object_object_add(doc, "seen_time",
-			       json_object_new_double(ctx->seen_time));
-	json_object_object_add(doc, "seen", seen);
 	json_object_object_add(doc, "records", r);
 	json_object_object_add(doc, "pending", p);
 	return doc;

@@ -17,21 +17,17 @@
 
 #include "common/justice_conf.h"
 #include "common/justice_history.h"
+#include "common/justice_mark.h"
 #include "common/justice_records.h"
 #include "common/justice_state.h"
-
-#define JUSTICE_SEEN_MAX 256
 
 typedef struct justice_ctx {
 	justice_conf_t conf;
 	justice_history_t *hist;
 	justice_counts_t counts;
 	char *state_path;
-	/* Learnt up to here: jobs that ended before seen_time, and those
-	 * ending at seen_time whose ids are in seen[]. */
-	double seen_time;
-	uint32_t seen[JUSTICE_SEEN_MAX];
-	int nseen;
+	/* The finished jobs learnt from already (justice_mark.h). */
+	justice_mark_t *mark;
 	/* Each admitted deadline job's facts by job id (records), and those
 	 * admitted by job_submit, which runs before slurmctld gives the job
 	 * its id, by a serial (pending; next_serial is the next one) until

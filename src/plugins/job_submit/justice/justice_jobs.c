@@ -543,20 +543,6 @@ static bool _learnable(const job_record_t *job_ptr)
 		base == JOB_FAILED || base == JOB_DEADLINE);
 }
 
-static bool _seen(const justice_ctx_t *ctx, const job_record_t *job_ptr)
-{
-	double end = (double)job_ptr->end_time;
-
-	if (end < ctx->seen_time)
-		return true;
-	if (end > ctx->seen_time)
-		return false;
-	for (int i = 0; i < ctx->nseen; i++)
-		if (ctx->seen[i] == job_ptr->job_id)
-			return true;
-	return false;
-}
-
 /* The most CPUs the job could have used: what Justice recorded at
  * admission, else what it asked for. */
 static double _requested(const job_record_t *job_ptr,
@@ -611,31 +597,36 @@ static void _learn_one(justice_ctx_t *ctx, job_record_t *job_ptr,
 	justice_records_remove(ctx->records, job_ptr->job_id);
 }
 
+/* Ended, but not learnable until it is done completing. */
+static bool _learnable_later(const job_record_t *job_ptr)
+{
+	return job_ptr->deadline && job_ptr->details && job_ptr->start_time &&
+	       job_ptr->end_time && IS_JOB_COMPLETING(job_ptr);
+}
+
 static void _learn(justice_ctx_t *ctx, double capacity)
 {
 	list_itr_t *it = list_iterator_create(job_list);
 	job_record_t *job_ptr;
-	double newest = ctx->seen_time;
+	double end;
 
 	while ((job_ptr = list_next(it))) {
-		if (!_learnable(job_ptr) || _seen(ctx, job_ptr))
+		end = (double)job_ptr->end_time;
+		if (_learnable_later(job_ptr)) {
+			justice_mark_waiting(ctx->mark, end);
+			continue;
+		}
+		if (!_learnable(job_ptr) ||
+		    justice_mark_seen(ctx->mark, job_ptr->job_id, end))
+			continue;
+		/* Out of memory: learnt from again next period rather than
+		 * lost. */
+		if (justice_mark_learnt(ctx->mark, job_ptr->job_id, end))
 			continue;
 		_learn_one(ctx, job_ptr, capacity);
-		newest = fmax(newest, (double)job_ptr->end_time);
 	}
-	/* Move the mark: jobs that end at the newest second are remembered
-	 * by id, those before by time. */
-	if (newest > ctx->seen_time) {
-		ctx->seen_time = newest;
-		ctx->nseen = 0;
-	}
-	list_iterator_reset(it);
-	while ((job_ptr = list_next(it)))
-		if (_learnable(job_ptr) &&
-		    (double)job_ptr->end_time == ctx->seen_time &&
-		    !_seen(ctx, job_ptr) && ctx->nseen < JUSTICE_SEEN_MAX)
-			ctx->seen[ctx->nseen++] = job_ptr->job_id;
 	list_iterator_destroy(it);
+	justice_mark_close(ctx->mark);
 }
 
 /* End job_ptr as slurmctld ends a job that cannot meet its deadline. */
