@@ -42,6 +42,8 @@
 #                   at RUNDIR/ctld; CommunicationParameters=NoCtldInAddrAny
 #                   makes each listen on its own address.  Start the backup
 #                   with hc_start_backup, stop either with hc_kill_ctld.
+#   HC_CTLD_DETACHED 1: slurmctld detaches (no -D), as under systemd; its
+#                   PID is followed through its pid file
 #
 # Every daemon is started in its own session and its PID recorded under
 # $HC_RUNDIR/pids; hc_stop stops those PIDs, then any process that still
@@ -392,11 +394,23 @@ _hc_daemon()
 }
 
 # hc_start_slurmctld [ARGS]: start slurmctld (with HC_BACKUP=1, the
-# primary) in the foreground of its own session, ARGS added.
+# primary) in the foreground of its own session, ARGS added.  With
+# HC_CTLD_DETACHED=1 it detaches as a site's does, and its PID is the one
+# in its own SlurmctldPidFile, whichever process that is (from 23.11 a
+# reconfigure hands over to a new slurmctld; a detached one falls back to
+# the old when the new cannot start, one in the foreground dies).
 hc_start_slurmctld()
 {
 	if [ "${HC_BACKUP:-0}" = 1 ]; then
 		_hc_ctld_in_ns a slurmctld "$@"
+		return
+	fi
+	if [ "${HC_CTLD_DETACHED:-0}" = 1 ]; then
+		rm -f "$HC_RUNDIR/log/slurmctld.pid"
+		ln -sfn "$HC_RUNDIR/log/slurmctld.pid" \
+			"$HC_RUNDIR/pids/slurmctld.pid"
+		setsid "$HC_SBIN/slurmctld" -f "$HC_CONF" "$@" </dev/null \
+			>>"$HC_RUNDIR/log/slurmctld.out" 2>&1
 		return
 	fi
 	_hc_daemon slurmctld "$HC_SBIN/slurmctld" -D -f "$HC_CONF" "$@"

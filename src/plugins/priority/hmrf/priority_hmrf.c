@@ -40,6 +40,7 @@
 #include "hmrf_recalc.h"
 #include "hmrf_seed.h"
 #include "periodic.h"
+#include "plugin_pin.h"
 
 #pragma weak verify_lock
 #include "views.h"
@@ -54,6 +55,14 @@ extern bool ignore_state_errors __attribute__((weak));
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static periodic_t *ticker;
 static hmrf_ctx_t *ctx;
+/*
+ * The settings in force when fini ran, for the init that follows in the
+ * same process: from 23.11, when a reconfigure's new slurmctld cannot
+ * start (an hmrf.conf the admin broke, say), the old one resumes and loads
+ * this plugin again, which must then not stop it (plugin_pin.h).  NULL
+ * unless the plugin is pinned; a new process starts with none.
+ */
+static hmrf_conf_t *in_force;
 
 static const slurmctld_lock_t job_write_lock = {
 	.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
@@ -196,8 +205,15 @@ int init(void)
 	if (!running_in_slurmctld())
 		return SLURM_SUCCESS;
 	conf = hmrf_read_conf(&path);
+	if (!conf && in_force) {
+		error("%s: slurmctld resumes after a failed reconfigure: %s is invalid, the settings in force stay",
+		      plugin_type, path);
+		conf = in_force;
+		in_force = NULL;
+	}
 	if (!conf)
 		fatal("%s: cannot start with an invalid %s", plugin_type, path);
+	hmrf_conf_destroy(&in_force);
 	ctx = hmrf_ctx_create(conf, slurm_conf.state_save_location,
 			      start_empty);
 	if (!ctx)
@@ -226,6 +242,11 @@ int fini(void)
 	slurm_mutex_lock(&mutex);
 	snap = hmrf_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
+	if (plugin_pin()) {
+		hmrf_conf_destroy(&in_force);
+		in_force = ctx->conf;
+		ctx->conf = NULL;
+	}
 	hmrf_ctx_destroy(&ctx);
 	hmrf_usage_fini();
 	slurm_mutex_unlock(&mutex);
