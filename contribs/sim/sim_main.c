@@ -20,6 +20,8 @@
 #include "sim_output.h"
 #include "sim_policy.h"
 #include "sim_trace.h"
+#include "hmrf.h"
+#include "hmrf_conf.h"
 #include "window.h"
 
 #define PROG "horae-sim"
@@ -29,6 +31,11 @@ typedef struct opts {
 	const char *generate, *jobs_out, *series_out, *summary_out;
 	const char *write_trace, *plot, *plot_metric;
 	bool swf, sacct, json, quiet, no_run;
+	/* --hmrf-conf: the site's file, and which of its settings the
+	 * command line gave already (those win). */
+	const char *hmrf_conf;
+	bool set_policy, set_window, set_bucket, set_timeout, set_horizon,
+		set_borrow;
 	sim_gen_opts_t gen;
 	sim_swf_opts_t swf_opts;
 	sim_sacct_opts_t sacct_opts;
@@ -58,6 +65,9 @@ static void _usage(FILE *f)
 		"node\n"
 		"      --speed-map=MAP    the nodes' speeds by feature, "
 		"gen1:1,gen4:3\n"
+		"      --hmrf-conf=FILE   the site's hmrf.conf: its policy, "
+		"window and\n"
+		"                         accounts' shares (options win)\n"
 		"  -p, --policy=NAME      fifo, drf, drfh, af, lt-drf, lt-af, "
 		"hmrf (default),\n"
 		"                         tsf, tsf-cluster, eunomia, psdsf, rpsdsf\n"
@@ -147,6 +157,7 @@ enum {
 	OPT_SACCT,
 	OPT_SACCT_NODES,
 	OPT_SPEED_MAP,
+	OPT_HMRF_CONF,
 	OPT_BUCKET,
 	OPT_TIMEOUT,
 	OPT_HORIZON,
@@ -178,6 +189,7 @@ static const struct option _long[] = {
 	{ "sacct", no_argument, NULL, OPT_SACCT },
 	{ "sacct-nodes", required_argument, NULL, OPT_SACCT_NODES },
 	{ "speed-map", required_argument, NULL, OPT_SPEED_MAP },
+	{ "hmrf-conf", required_argument, NULL, OPT_HMRF_CONF },
 	{ "policy", required_argument, NULL, 'p' },
 	{ "placement", required_argument, NULL, 'P' },
 	{ "admission", required_argument, NULL, 'a' },
@@ -316,6 +328,9 @@ static int _parse(int argc, char **argv, opts_t *o)
 		case OPT_SPEED_MAP:
 			o->sacct_opts.speed_map = optarg;
 			break;
+		case OPT_HMRF_CONF:
+			o->hmrf_conf = optarg;
+			break;
 		case OPT_SWF_MAX:
 			if (_count("swf-max-jobs", optarg, &n))
 				return 1;
@@ -324,6 +339,7 @@ static int _parse(int argc, char **argv, opts_t *o)
 		case 'p':
 			if (sim_policy_parse(optarg, &o->c.policy, &err))
 				return _fail("--policy: %s%s", err.text, "");
+			o->set_policy = true;
 			break;
 		case 'P':
 			if (sim_place_parse(optarg, &o->c.placement, &err))
@@ -336,18 +352,22 @@ static int _parse(int argc, char **argv, opts_t *o)
 		case 'w':
 			if (window_parse(optarg, &o->c.window, &err))
 				return _fail("--window: %s%s", err.text, "");
+			o->set_window = true;
 			break;
 		case OPT_BUCKET:
 			if (_duration("bucket", optarg, &o->c.bucket))
 				return 1;
+			o->set_bucket = true;
 			break;
 		case OPT_TIMEOUT:
 			if (_duration("timeout", optarg, &o->c.timeout))
 				return 1;
+			o->set_timeout = true;
 			break;
 		case OPT_HORIZON:
 			if (_duration("horizon", optarg, &o->c.horizon))
 				return 1;
+			o->set_horizon = true;
 			break;
 		case OPT_START_LATENCY:
 			if (_duration("start-latency", optarg,
@@ -363,6 +383,7 @@ static int _parse(int argc, char **argv, opts_t *o)
 				return _fail("--borrow-limit: '%s' is not a "
 					     "fraction >= 0%s",
 					     optarg, "");
+			o->set_borrow = true;
 			break;
 		}
 		case OPT_BOOTSTRAP:
@@ -637,6 +658,53 @@ static int _outputs(const opts_t *o, const sim_trace_t *t,
 	return rc;
 }
 
+/*
+ * --hmrf-conf: replay under the site's hmrf.conf, read by the core as
+ * priority/hmrf reads it: its Policy, Window, WindowBucket, Timeout,
+ * ChargeHorizon and BorrowLimit unless the command line gave them, and
+ * each account's Share as its weight (DefaultShare for the others).
+ */
+static int _hmrf_conf(opts_t *o, sim_trace_t *t)
+{
+	hmrf_conf_t *conf = hmrf_conf_create();
+	horae_err_t err;
+	int rc = 1;
+
+	if (!conf)
+		return _fail("%s: %s", o->hmrf_conf, strerror(ENOMEM));
+	if (hmrf_conf_read(conf, o->hmrf_conf, &err) ||
+	    hmrf_conf_finish(conf, &err)) {
+		_fail("--hmrf-conf: %s%s", err.text, "");
+		goto out;
+	}
+	if (!o->set_policy && sim_policy_parse(hmrf_policy_name(conf->policy),
+					       &o->c.policy, &err)) {
+		_fail("%s: Policy: %s", o->hmrf_conf, err.text);
+		goto out;
+	}
+	/* (Every Policy= of hmrf.conf places first-fit by default, as
+	 * without the file.) */
+	if (!o->set_window)
+		o->c.window = conf->window;
+	if (!o->set_bucket)
+		o->c.bucket = conf->bucket;
+	if (!o->set_timeout && conf->timeout_set)
+		o->c.timeout = conf->timeout;
+	if (!o->set_horizon)
+		o->c.horizon = conf->horizon;
+	if (!o->set_borrow)
+		o->c.borrow_limit = conf->borrow_limit;
+	for (int a = 0; a < t->naccounts; a++)
+		t->accounts[a].weight =
+			hmrf_conf_has_account(conf, t->accounts[a].name) ?
+				hmrf_conf_share(conf, t->accounts[a].name) :
+				conf->default_share;
+	rc = 0;
+out:
+	hmrf_conf_destroy(&conf);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	opts_t o = { 0 };
@@ -649,6 +717,10 @@ int main(int argc, char **argv)
 		return rc < 0 ? 0 : 1;
 	if (_load(&o, o.generate ? NULL : argv[optind], &t))
 		return 1;
+	if (o.hmrf_conf && _hmrf_conf(&o, &t)) {
+		sim_trace_free(&t);
+		return 1;
+	}
 	if (o.write_trace && sim_trace_write_json(&t, o.write_trace, &err)) {
 		sim_trace_free(&t);
 		return _fail("%s%s", err.text, "");

@@ -33,11 +33,13 @@ enum {
 	F_STATE,
 	F_ALLOC,
 	F_CONSTRAINTS,
+	F_DEADLINE,
+	F_NODELIST,
 	F_COUNT
 };
 static const char *const field_names[F_COUNT] = {
-	"JobIDRaw", "Account", "Submit",    "Start",
-	"End",	    "State",   "AllocTRES", "Constraints",
+	"JobIDRaw", "Account",	 "Submit",	"Start",    "End",
+	"State",    "AllocTRES", "Constraints", "Deadline", "NodeList",
 };
 
 typedef struct {
@@ -221,12 +223,13 @@ static int _header(sacct_t *s, char *line, char **f)
 			p = bar + 1;
 	} while (bar);
 	for (int i = 0; i < F_COUNT; i++)
-		if (s->col[i] < 0 && i != F_CONSTRAINTS)
+		if (s->col[i] < 0 && i != F_CONSTRAINTS && i != F_DEADLINE &&
+		    i != F_NODELIST)
 			return err_set(
 				s->err, -EINVAL,
 				"%s:1: the header has no %s column: write the file "
 				"with sacct -a -X -P --format=JobIDRaw,Account,"
-				"Submit,Start,End,State,AllocTRES,Constraints",
+				"Submit,Start,End,State,AllocTRES,Constraints,NodeList",
 				s->path, field_names[i]);
 	return 0;
 }
@@ -249,13 +252,100 @@ static int _grow(sacct_t *s)
 	return 0;
 }
 
+/* The speed of node name; false when no node of that name was given. */
+static bool _node_speed(const sacct_t *s, const char *name, double *speed)
+{
+	for (int i = 0; i < s->t.nnodes; i++)
+		if (!strcmp(s->t.nodes[i].name, name)) {
+			*speed = s->t.nodes[i].speed;
+			return true;
+		}
+	return false;
+}
+
+/* Fold the speed of each node of one NodeList item, "n4" or
+ * "n[1-3,05]x" (one bracket), into *slowest; false when the item is not of
+ * that form or names a node not given. */
+static bool _item_slowest(const sacct_t *s, const char *item, size_t len,
+			  double *slowest)
+{
+	char name[SIM_NAME_MAX], pre[SIM_NAME_MAX], post[SIM_NAME_MAX];
+	const char *lb = memchr(item, '[', len), *rb, *p;
+	double v;
+
+	if (!lb) {
+		if (len >= sizeof(name))
+			return false;
+		memcpy(name, item, len);
+		name[len] = '\0';
+		if (!_node_speed(s, name, &v))
+			return false;
+		*slowest = fmin(*slowest, v);
+		return true;
+	}
+	rb = memchr(lb, ']', len - (size_t)(lb - item));
+	if (!rb || (size_t)(lb - item) >= sizeof(pre) ||
+	    (size_t)(item + len - rb - 1) >= sizeof(post) ||
+	    memchr(rb + 1, '[', (size_t)(item + len - rb - 1)))
+		return false;
+	snprintf(pre, sizeof(pre), "%.*s", (int)(lb - item), item);
+	snprintf(post, sizeof(post), "%.*s", (int)(item + len - rb - 1),
+		 rb + 1);
+	for (p = lb + 1; p < rb;) {
+		char *e;
+		long lo, hi;
+		int width;
+
+		lo = strtol(p, &e, 10);
+		if (e == p || lo < 0)
+			return false;
+		width = (int)(e - p);
+		hi = lo;
+		if (*e == '-') {
+			p = e + 1;
+			hi = strtol(p, &e, 10);
+			if (e == p || hi < lo || hi - lo > 100000)
+				return false;
+		}
+		for (long n = lo; n <= hi; n++) {
+			if (snprintf(name, sizeof(name), "%s%0*ld%s", pre,
+				     width, n, post) >= (int)sizeof(name) ||
+			    !_node_speed(s, name, &v))
+				return false;
+			*slowest = fmin(*slowest, v);
+		}
+		if (e < rb && *e != ',')
+			return false;
+		p = e + (e < rb);
+	}
+	return true;
+}
+
+/* The speed of the slowest node in a NodeList ("n[1-3],gpu05"); false
+ * when it cannot be told. */
+static bool _slowest(const sacct_t *s, const char *list, double *slowest)
+{
+	const char *p = list, *q;
+	int depth;
+
+	*slowest = INFINITY;
+	while (*p) {
+		for (q = p, depth = 0; *q && (*q != ',' || depth); q++)
+			depth += (*q == '[') - (*q == ']');
+		if (q == p || !_item_slowest(s, p, (size_t)(q - p), slowest))
+			return false;
+		p = *q ? q + 1 : q;
+	}
+	return isfinite(*slowest);
+}
+
 static int _job(sacct_t *s, size_t lineno, char **f)
 {
 	const char *id = f[s->col[F_ID]];
 	const char *cons =
 		s->col[F_CONSTRAINTS] >= 0 ? f[s->col[F_CONSTRAINTS]] : "";
-	double submit = 0, start = 0, end = 0;
-	bool has_submit, has_start, has_end;
+	double submit = 0, start = 0, end = 0, deadline = 0;
+	bool has_submit, has_start, has_end, has_deadline = false;
 	tres_vec_t alloc;
 	char *idend;
 	long jid;
@@ -284,8 +374,15 @@ static int _job(sacct_t *s, size_t lineno, char **f)
 			&has_submit)) ||
 	    (rc = _time(s, lineno, "Start", f[s->col[F_START]], &start,
 			&has_start)) ||
-	    (rc = _time(s, lineno, "End", f[s->col[F_END]], &end, &has_end)))
+	    (rc = _time(s, lineno, "End", f[s->col[F_END]], &end, &has_end)) ||
+	    (s->col[F_DEADLINE] >= 0 &&
+	     (rc = _time(s, lineno, "Deadline", f[s->col[F_DEADLINE]],
+			 &deadline, &has_deadline))))
 		return rc;
+	if (has_deadline && !(deadline > submit))
+		return err_set(s->err, -EINVAL,
+			       "%s:%zu: job %s: Deadline is not after Submit",
+			       s->path, lineno, id);
 	if (!has_submit)
 		return err_set(s->err, -EINVAL, "%s:%zu: job %s has no Submit",
 			       s->path, lineno, id);
@@ -320,14 +417,25 @@ static int _job(sacct_t *s, size_t lineno, char **f)
 	j->account = a;
 	j->submit = submit;
 	/* One task per CPU, each with its part of the memory and GPUs, for
-	 * the time the job ran (at speed 1: the records say nothing of the
-	 * nodes' speeds, which the replay applies). */
+	 * the time the job ran: as work at speed 1 when the speeds are known
+	 * and a NodeList column says where it ran, else at speed 1 as it is
+	 * (the replay applies the speeds of the nodes it picks). */
 	j->tasks = j->min_tasks = (int)alloc.v[T_CPU];
 	tres_zero(&j->demand);
 	j->demand.v[T_CPU] = 1;
 	j->demand.v[T_MEM] = alloc.v[T_MEM] / alloc.v[T_CPU];
 	j->demand.v[T_GPU] = alloc.v[T_GPU] / alloc.v[T_CPU];
+	/* The time it ran, as work at speed 1: its slowest node set it. */
 	j->work = end - start;
+	if (s->col[F_NODELIST] >= 0 && s->opts->speed_map) {
+		double slowest;
+
+		if (_slowest(s, f[s->col[F_NODELIST]], &slowest))
+			j->work *= slowest;
+		else
+			_skip(s, SIM_SACCT_NODELIST, lineno, id);
+	}
+	j->deadline = has_deadline ? deadline : 0; /* made relative below */
 	if (*cons && strcmp(cons, "(null)")) {
 		if (_simple_feature(cons))
 			snprintf(j->constraint, sizeof(j->constraint), "%s",
@@ -632,8 +740,11 @@ int sim_trace_read_sacct(const char *path, const sim_sacct_opts_t *opts,
 	if (!rc) {
 		st.base = s.first_submit;
 		st.jobs = s.t.njobs;
-		for (size_t i = 0; i < s.t.njobs; i++)
+		for (size_t i = 0; i < s.t.njobs; i++) {
 			s.t.jobs[i].submit -= s.first_submit;
+			if (s.t.jobs[i].deadline > 0)
+				s.t.jobs[i].deadline -= s.first_submit;
+		}
 		qsort(s.t.jobs, s.t.njobs, sizeof(*s.t.jobs), _cmp_job);
 	}
 	free(s.line);
@@ -661,6 +772,9 @@ const char *sim_sacct_skip_name(int why)
 		[SIM_SACCT_CONSTRAINT] =
 			"replayed without their constraint (not a single "
 			"feature)",
+		[SIM_SACCT_NODELIST] =
+			"replayed as run at speed 1 (a NodeList of nodes "
+			"not given, or not of the form name[1-3,5])",
 	};
 
 	return why >= 0 && why < SIM_SACCT_SKIP_COUNT ? names[why] : "?";

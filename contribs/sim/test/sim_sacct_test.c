@@ -209,6 +209,95 @@ START_TEST(test_delimiter_and_options)
 }
 END_TEST
 
+/* A Deadline column (optional): each job's deadline, relative like its
+ * submission; None is no deadline; one not after Submit is refused. */
+START_TEST(test_deadline)
+{
+	char *nodes = _data("nodes.txt");
+	char *jobs = _tmp("JobIDRaw|Account|Submit|Start|End|State|AllocTRES|"
+			  "Deadline\n"
+			  "1|a|2026-11-25T10:00:00|2026-11-25T10:00:00|"
+			  "2026-11-25T10:00:09|COMPLETED|cpu=1|"
+			  "2026-11-25T10:05:00\n"
+			  "2|a|2026-11-25T10:00:30|2026-11-25T10:00:30|"
+			  "2026-11-25T10:00:39|COMPLETED|cpu=1|None\n");
+	char *bad_jobs = _tmp("JobIDRaw|Account|Submit|Start|End|State|"
+			      "AllocTRES|Deadline\n"
+			      "1|a|2026-11-25T10:00:00|2026-11-25T10:00:00|"
+			      "2026-11-25T10:00:09|COMPLETED|cpu=1|"
+			      "2026-11-25T09:00:00\n");
+	sim_sacct_opts_t o = { .nodes_path = nodes };
+	sim_sacct_stats_t st;
+	sim_trace_t t;
+	horae_err_t err;
+
+	ck_assert_msg(sim_trace_read_sacct(jobs, &o, &t, &st, &err) == 0, "%s",
+		      err.text);
+	ck_assert_uint_eq(t.njobs, 2);
+	ck_assert_double_eq(_find(&t, 1)->deadline, 300);
+	ck_assert_double_eq(_find(&t, 2)->deadline, 0);
+	sim_trace_free(&t);
+	ck_assert_int_eq(sim_trace_read_sacct(bad_jobs, &o, &t, &st, &err),
+			 -EINVAL);
+	ck_assert_msg(
+		strstr(err.text, ":2: job 1: Deadline is not after Submit"),
+		"%s", err.text);
+	unlink(jobs);
+	unlink(bad_jobs);
+	free(jobs);
+	free(bad_jobs);
+	free(nodes);
+}
+END_TEST
+
+/* A NodeList column, with a speed map: a job's time becomes work at
+ * speed 1 by its slowest node (n1 speed 1, n4 speed 3); a list of nodes
+ * not given, or not of the form name[1-3,5], is replayed as run and
+ * counted; without a speed map the list is not read. */
+START_TEST(test_nodelist)
+{
+	char *nodes = _data("nodes.txt");
+	char *jobs = _tmp("JobIDRaw|Account|Submit|Start|End|State|AllocTRES|"
+			  "NodeList\n"
+			  "1|a|2026-11-25T10:00:00|2026-11-25T10:00:00|"
+			  "2026-11-25T10:00:10|COMPLETED|cpu=1|n4\n"
+			  "2|a|2026-11-25T10:00:00|2026-11-25T10:00:00|"
+			  "2026-11-25T10:00:10|COMPLETED|cpu=2|n[1,4]\n"
+			  "3|a|2026-11-25T10:00:00|2026-11-25T10:00:00|"
+			  "2026-11-25T10:00:10|COMPLETED|cpu=1|n9\n"
+			  "4|a|2026-11-25T10:00:00|2026-11-25T10:00:00|"
+			  "2026-11-25T10:00:10|COMPLETED|cpu=1|n[4-4]\n"
+			  "5|a|2026-11-25T10:00:00|2026-11-25T10:00:00|"
+			  "2026-11-25T10:00:10|COMPLETED|cpu=1|n[4\n");
+	sim_sacct_opts_t o = { .nodes_path = nodes,
+			       .speed_map = "gen1:1,gen4:3" };
+	sim_sacct_stats_t st;
+	sim_trace_t t;
+	horae_err_t err;
+
+	ck_assert_msg(sim_trace_read_sacct(jobs, &o, &t, &st, &err) == 0, "%s",
+		      err.text);
+	ck_assert_uint_eq(t.njobs, 5);
+	ck_assert_double_eq(_find(&t, 1)->work, 30);
+	ck_assert_double_eq(_find(&t, 2)->work, 10);
+	ck_assert_double_eq(_find(&t, 3)->work, 10);
+	ck_assert_double_eq(_find(&t, 4)->work, 30);
+	ck_assert_double_eq(_find(&t, 5)->work, 10);
+	ck_assert_uint_eq(st.skip[SIM_SACCT_NODELIST].count, 2);
+	ck_assert_uint_eq(st.skip[SIM_SACCT_NODELIST].line, 4);
+	sim_trace_free(&t);
+	o.speed_map = NULL;
+	ck_assert_msg(sim_trace_read_sacct(jobs, &o, &t, &st, &err) == 0, "%s",
+		      err.text);
+	ck_assert_double_eq(_find(&t, 1)->work, 10);
+	ck_assert_uint_eq(st.skip[SIM_SACCT_NODELIST].count, 0);
+	sim_trace_free(&t);
+	unlink(jobs);
+	free(jobs);
+	free(nodes);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim_sacct");
@@ -217,6 +306,8 @@ int main(void)
 	tcase_add_test(tc, test_good);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_delimiter_and_options);
+	tcase_add_test(tc, test_deadline);
+	tcase_add_test(tc, test_nodelist);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
