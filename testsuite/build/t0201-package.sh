@@ -52,9 +52,11 @@ for p in priority_hmrf select_eunomia job_submit_justice; do
 done
 tap_ok "the plugins are in Slurm's plugin directory, $plugindir" $ok \
 	"$(ls "$plugindir" | grep -E 'hmrf|eunomia|justice')"
-tap_ok "sfair and horae-sim are on the PATH, their man pages found" \
+tap_ok "sfair, horae-sim and horae-whatif are on the PATH, their man pages found" \
 	$(/usr/bin/sfair --help >/dev/null 2>&1 && [ -x /usr/bin/horae-sim ] &&
-		man -w sfair >/dev/null 2>&1 && man -w horae >/dev/null 2>&1; echo $?)
+		/usr/bin/horae-whatif --help >/dev/null 2>&1 &&
+		man -w sfair >/dev/null 2>&1 && man -w horae >/dev/null 2>&1 &&
+		man -w horae-whatif >/dev/null 2>&1; echo $?)
 
 # A cluster on the installed plugins only: PluginDir is Slurm's own.
 HC_PLUGINDIR=$plugindir HC_HMRF_CONF="Period=1s" hc_start
