@@ -35,11 +35,12 @@ enum {
 	F_CONSTRAINTS,
 	F_DEADLINE,
 	F_NODELIST,
+	F_ELIGIBLE,
 	F_COUNT
 };
 static const char *const field_names[F_COUNT] = {
-	"JobIDRaw", "Account",	 "Submit",	"Start",    "End",
-	"State",    "AllocTRES", "Constraints", "Deadline", "NodeList",
+	"JobIDRaw",  "Account",	    "Submit",	"Start",    "End",	"State",
+	"AllocTRES", "Constraints", "Deadline", "NodeList", "Eligible",
 };
 
 typedef struct {
@@ -224,12 +225,12 @@ static int _header(sacct_t *s, char *line, char **f)
 	} while (bar);
 	for (int i = 0; i < F_COUNT; i++)
 		if (s->col[i] < 0 && i != F_CONSTRAINTS && i != F_DEADLINE &&
-		    i != F_NODELIST)
+		    i != F_NODELIST && i != F_ELIGIBLE)
 			return err_set(
 				s->err, -EINVAL,
 				"%s:1: the header has no %s column: write the file "
 				"with sacct -a -X -P --format=JobIDRaw,Account,"
-				"Submit,Start,End,State,AllocTRES,Constraints,NodeList",
+				"Submit,Eligible,Start,End,State,AllocTRES,Constraints,NodeList",
 				s->path, field_names[i]);
 	return 0;
 }
@@ -344,8 +345,9 @@ static int _job(sacct_t *s, size_t lineno, char **f)
 	const char *id = f[s->col[F_ID]];
 	const char *cons =
 		s->col[F_CONSTRAINTS] >= 0 ? f[s->col[F_CONSTRAINTS]] : "";
-	double submit = 0, start = 0, end = 0, deadline = 0;
+	double submit = 0, start = 0, end = 0, deadline = 0, eligible = 0;
 	bool has_submit, has_start, has_end, has_deadline = false;
+	bool has_eligible = false;
 	tres_vec_t alloc;
 	char *idend;
 	long jid;
@@ -377,7 +379,10 @@ static int _job(sacct_t *s, size_t lineno, char **f)
 	    (rc = _time(s, lineno, "End", f[s->col[F_END]], &end, &has_end)) ||
 	    (s->col[F_DEADLINE] >= 0 &&
 	     (rc = _time(s, lineno, "Deadline", f[s->col[F_DEADLINE]],
-			 &deadline, &has_deadline))))
+			 &deadline, &has_deadline))) ||
+	    (s->col[F_ELIGIBLE] >= 0 &&
+	     (rc = _time(s, lineno, "Eligible", f[s->col[F_ELIGIBLE]],
+			 &eligible, &has_eligible))))
 		return rc;
 	if (has_deadline && !(deadline > submit))
 		return err_set(s->err, -EINVAL,
@@ -390,6 +395,10 @@ static int _job(sacct_t *s, size_t lineno, char **f)
 		_skip(s, SIM_SACCT_NEVER_RAN, lineno, id);
 		return 0;
 	}
+	/* Held, waiting on a dependency or a --begin: it joins the queue
+	 * when it became eligible (never after it started). */
+	if (has_eligible && eligible > submit)
+		submit = fmin(eligible, start);
 	if (!has_end) {
 		_skip(s, SIM_SACCT_RUNNING, lineno, id);
 		return 0;

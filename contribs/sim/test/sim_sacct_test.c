@@ -298,6 +298,41 @@ START_TEST(test_nodelist)
 }
 END_TEST
 
+/* An Eligible column: a job held or waiting on a dependency joins the
+ * replay's queue when it became eligible, never after it started. */
+START_TEST(test_eligible)
+{
+	char *nodes = _data("nodes.txt");
+	char *jobs = _tmp(
+		"JobIDRaw|Account|Submit|Eligible|Start|End|State|"
+		"AllocTRES\n"
+		"1|a|2026-11-25T10:00:00|2026-11-25T10:00:00|"
+		"2026-11-25T10:00:00|2026-11-25T10:00:10|COMPLETED|cpu=1\n"
+		"2|a|2026-11-25T10:00:00|2026-11-25T10:00:10|"
+		"2026-11-25T10:00:12|2026-11-25T10:00:20|COMPLETED|cpu=1\n"
+		"3|a|2026-11-25T10:00:00|2026-11-25T10:00:50|"
+		"2026-11-25T10:00:30|2026-11-25T10:00:40|COMPLETED|cpu=1\n"
+		"4|a|2026-11-25T10:00:05|Unknown|"
+		"2026-11-25T10:00:30|2026-11-25T10:00:40|COMPLETED|cpu=1\n");
+	sim_sacct_opts_t o = { .nodes_path = nodes };
+	sim_sacct_stats_t st;
+	sim_trace_t t;
+	horae_err_t err;
+
+	ck_assert_msg(sim_trace_read_sacct(jobs, &o, &t, &st, &err) == 0, "%s",
+		      err.text);
+	ck_assert_uint_eq(t.njobs, 4);
+	ck_assert_double_eq(_find(&t, 1)->submit, 0);
+	ck_assert_double_eq(_find(&t, 2)->submit, 10);
+	ck_assert_double_eq(_find(&t, 3)->submit, 30);
+	ck_assert_double_eq(_find(&t, 4)->submit, 5);
+	sim_trace_free(&t);
+	unlink(jobs);
+	free(jobs);
+	free(nodes);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim_sacct");
@@ -308,6 +343,7 @@ int main(void)
 	tcase_add_test(tc, test_delimiter_and_options);
 	tcase_add_test(tc, test_deadline);
 	tcase_add_test(tc, test_nodelist);
+	tcase_add_test(tc, test_eligible);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
