@@ -311,7 +311,7 @@ static int _progress_rate(sim_t *s, int a)
 
 static int _sample(sim_t *s, double t)
 {
-	double mono;
+	double mono, fair;
 
 	/* The books as charged (up to t, or to this instant's events when
 	 * t is within EPS of them): progress and monopoly span both up to
@@ -319,6 +319,7 @@ static int _sample(sim_t *s, double t)
 	if (eunomia_books_accounts(s->eb, eunomia_books_charged_until(s->eb),
 				   s->ea, s->na, &mono))
 		return -EINVAL;
+	fair = eunomia_fair_share(s->ea, s->na, mono);
 	for (int a = 0; a < s->na; a++) {
 		const acct_t *ac = &s->ac[a];
 		double w = s->t->accounts[a].weight;
@@ -353,6 +354,7 @@ static int _sample(sim_t *s, double t)
 		x->share_now = hmrf_dominant(&ac->running, &s->cap, w);
 		x->beta = hmrf_beta(&used, &nsv);
 		x->progress_share = eunomia_account_share(&s->ea[a], mono);
+		x->fair_progress = fair;
 		x->task_share =
 			ac->mono_tasks > 0 ?
 				ac->running_tasks / (w * ac->mono_tasks) :

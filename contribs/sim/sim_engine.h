@@ -103,6 +103,9 @@ typedef struct sim_sample {
 	double beta; /* sharing degree (INFINITY: no demand) */
 	double progress_share; /* Eunomia progress share */
 	double task_share; /* TSF: running tasks / weight x monopoly */
+	/* Eunomia's fair progress share at t, the same for every account
+	 * (eunomia_fair_share(); for plots, not in the series files) */
+	double fair_progress;
 } sim_sample_t;
 
 typedef struct sim_result {

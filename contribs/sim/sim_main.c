@@ -553,6 +553,64 @@ static const char *_metric(const opts_t *o)
 	}
 }
 
+/*
+ * The fair share line of a plot of metric col (_plot's list), written as
+ * one more data block; its title, or NULL for none (running_tasks):
+ * - aggregate: at each time, the accounts' usage split by weight, what
+ *   every weighted share equals when H-MRF's goal holds (dominant: the
+ *   same weighted mean, the goal's value when one TRES dominates all);
+ * - share_now and task_share: 1 / the sum of weights, each account's
+ *   when all are busy;
+ * - beta: 1, below which an account lost by sharing;
+ * - progress_share: Eunomia's fair progress share at each time.
+ */
+static const char *_fair_line(FILE *f, const sim_trace_t *t,
+			      const sim_result_t *r, int col)
+{
+	double wsum = 0, acc = 0;
+
+	for (int a = 0; a < t->naccounts; a++)
+		wsum += t->accounts[a].weight;
+	switch (col) {
+	case 1:
+	case 2:
+		for (size_t k = 0; k < r->nsamples; k++) {
+			const sim_sample_t *x = &r->samples[k];
+			double v = col == 1 ? x->aggregate : x->dominant;
+
+			acc += v * t->accounts[x->account].weight;
+			if (k + 1 == r->nsamples ||
+			    r->samples[k + 1].t != x->t) {
+				fprintf(f, "%.9g %.9g\n", x->t, acc / wsum);
+				acc = 0;
+			}
+		}
+		return col == 1 ? "fair: usage split by weight" :
+				  "fair: weighted mean";
+	case 3:
+	case 6:
+		if (r->nsamples)
+			fprintf(f, "%.9g %.9g\n%.9g %.9g\n", r->samples[0].t,
+				1 / wsum, r->samples[r->nsamples - 1].t,
+				1 / wsum);
+		return "fair: 1 / sum of weights (all busy)";
+	case 4:
+		if (r->nsamples)
+			fprintf(f, "%.9g 1\n%.9g 1\n", r->samples[0].t,
+				r->samples[r->nsamples - 1].t);
+		return "no sharing loss (beta = 1)";
+	case 5:
+		for (size_t k = 0; k < r->nsamples; k++)
+			if (k + 1 == r->nsamples ||
+			    r->samples[k + 1].t != r->samples[k].t)
+				fprintf(f, "%.9g %.9g\n", r->samples[k].t,
+					r->samples[k].fair_progress);
+		return "fair progress share";
+	default:
+		return NULL;
+	}
+}
+
 static int _plot(const opts_t *o, const sim_trace_t *t, const sim_result_t *r)
 {
 	static const char *const metrics[] = {
@@ -562,6 +620,7 @@ static int _plot(const opts_t *o, const sim_trace_t *t, const sim_result_t *r)
 	const char *m = _metric(o);
 	char data[] = "/tmp/horae-sim-plot.XXXXXX";
 	int col = -1, fd, rc;
+	const char *fair;
 	FILE *f, *g;
 
 	for (int k = 0; k < 7; k++)
@@ -589,6 +648,7 @@ static int _plot(const opts_t *o, const sim_trace_t *t, const sim_result_t *r)
 		}
 		fprintf(f, "\n\n");
 	}
+	fair = _fair_line(f, t, r, col);
 	fclose(f);
 	if (!(g = popen("gnuplot", "w"))) {
 		unlink(data);
@@ -602,8 +662,13 @@ static int _plot(const opts_t *o, const sim_trace_t *t, const sim_result_t *r)
 		_plot_terminal(o->plot), o->plot, m, o->c.policy.name,
 		sim_place_name(&o->c.placement));
 	for (int a = 0; a < t->naccounts; a++)
-		fprintf(g, "%s'%s' index %d with lines title '%s'",
+		fprintf(g, "%s'%s' index %d with lines lw 2 title '%s'",
 			a ? ", " : "", data, a, t->accounts[a].name);
+	if (fair)
+		fprintf(g,
+			", '%s' index %d with lines dt 2 lw 2 lc rgb 'black' "
+			"title '%s'",
+			data, t->naccounts, fair);
 	fprintf(g, "\n");
 	rc = pclose(g);
 	unlink(data);

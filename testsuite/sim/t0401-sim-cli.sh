@@ -103,6 +103,13 @@ if command -v gnuplot >/dev/null; then
 		"$(grep -q '<svg' "$tmp/p.svg" && grep -q 'progress_share' "$tmp/p.svg"; echo $?)"
 	tap_ok "its title says which is the order and which the placement" \
 		"$(grep -q 'order eunomia, placement' "$tmp/p.svg"; echo $?)"
+	tap_ok "it has a line for the fair progress share" \
+		"$(grep -q 'fair progress share' "$tmp/p.svg"; echo $?)"
+	"$SIM" -q -g hmrf-table1 --plot="$tmp/a.svg" --plot-metric=aggregate -o /dev/null
+	"$SIM" -q -g hmrf-table1 --plot="$tmp/b.svg" --plot-metric=beta -o /dev/null
+	tap_ok "and the H-MRF plots one for the fair share, and beta = 1" \
+		"$(grep -q 'fair: usage split by weight' "$tmp/a.svg" &&
+		   grep -q 'no sharing loss (beta = 1)' "$tmp/b.svg"; echo $?)"
 	"$SIM" -q -g hmrf-table1 --plot="$tmp/p.pdf" -o /dev/null
 	tap_ok "--plot=FILE.pdf writes a PDF, not a PNG" \
 		"$(head -c 5 "$tmp/p.pdf" | grep -q '%PDF-'; echo $?)"
