@@ -9,6 +9,7 @@
 
 TAP_N=0
 TAP_FAILED=0
+TAP_SKIPPED=0
 
 # tap_ok NAME STATUS [DIAG]: STATUS 0 passes.
 tap_ok()
@@ -50,6 +51,15 @@ tap_check()
 
 tap_diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
 
+# tap_skip NAME REASON: a check that cannot apply here, and why (TAP's
+# SKIP: counted as skipped, not passed).
+tap_skip()
+{
+	TAP_N=$((TAP_N + 1))
+	TAP_SKIPPED=$((TAP_SKIPPED + 1))
+	echo "ok $TAP_N - $1 # SKIP $2"
+}
+
 # tap_skip_all REASON: the whole test cannot run here.
 tap_skip_all()
 {
@@ -60,7 +70,11 @@ tap_skip_all()
 tap_done()
 {
 	echo "1..$TAP_N"
-	echo "$((TAP_N - TAP_FAILED)) passed, $TAP_FAILED failed"
+	if [ "$TAP_SKIPPED" = 0 ]; then
+		echo "$((TAP_N - TAP_FAILED)) passed, $TAP_FAILED failed"
+	else
+		echo "$((TAP_N - TAP_FAILED - TAP_SKIPPED)) passed, $TAP_FAILED failed, $TAP_SKIPPED skipped"
+	fi
 	[ "$TAP_FAILED" = 0 ]
 	exit
 }

@@ -482,7 +482,7 @@ int justice_modify(justice_ctx_t *ctx, job_desc_msg_t *desc,
 	if (desc->deadline == (time_t)NO_VAL && desc->min_nodes == NO_VAL &&
 	    desc->max_nodes == NO_VAL && desc->min_cpus == NO_VAL &&
 	    desc->num_tasks == NO_VAL && desc->time_limit == NO_VAL &&
-	    desc->begin_time == 0)
+	    desc->time_min == NO_VAL && desc->begin_time == 0)
 		return SLURM_SUCCESS; /* nothing Justice looks at changes */
 	d.min_nodes = _u32(desc->min_nodes, det->min_nodes);
 	d.max_nodes = _u32(desc->max_nodes, det->max_nodes ? det->max_nodes :
@@ -494,7 +494,9 @@ int justice_modify(justice_ctx_t *ctx, job_desc_msg_t *desc,
 						   NO_VAL16;
 	d.cpus_per_task = det->cpus_per_task ? det->cpus_per_task : NO_VAL16;
 	d.time_limit = _u32(desc->time_limit, job_ptr->time_limit);
-	d.time_min = job_ptr->time_min ? job_ptr->time_min : NO_VAL;
+	d.time_min = desc->time_min != NO_VAL ? desc->time_min :
+		     job_ptr->time_min	      ? job_ptr->time_min :
+						NO_VAL;
 	d.begin_time = desc->begin_time ? desc->begin_time : det->begin_time;
 	snprintf(who, sizeof(who), "JobId=%u", job_ptr->job_id);
 	rc = _judge(ctx, &d, now, det->submit_time, who, err_msg, &rec);
