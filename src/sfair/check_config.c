@@ -17,22 +17,6 @@
 #include "check_config.h"
 #include "slurm_conf.h"
 
-/* name beside the slurm.conf in use, as the plugins find it. */
-static char *_beside_slurm_conf(const char *name)
-{
-	const char *conf = sfair_slurm_conf(), *slash = strrchr(conf, '/');
-	size_t len = (slash ? (size_t)(slash - conf) : 1) + strlen(name) + 2;
-	char *path = malloc(len);
-
-	if (!path)
-		return NULL;
-	if (slash)
-		snprintf(path, len, "%.*s/%s", (int)(slash - conf), conf, name);
-	else
-		snprintf(path, len, "./%s", name);
-	return path;
-}
-
 /* A file named on the command line must be there. */
 static bool _named;
 /* Warnings printed for the file being checked. */
@@ -322,7 +306,13 @@ int sfair_check_config(const char *file, const char *kind)
 				continue;
 			path = strdup(file);
 		} else {
-			path = _beside_slurm_conf(files[i].name);
+			path = sfair_slurm_conf_beside(files[i].name);
+		}
+		if (!path && errno == ENOENT) {
+			fprintf(stderr,
+				"sfair: --check-config: there is no slurm.conf on this host (configless), so no %s beside it: name the file (--check-config=FILE)\n",
+				files[i].name);
+			return 2;
 		}
 		if (!path) {
 			fprintf(stderr, "sfair: out of memory\n");

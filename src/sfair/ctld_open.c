@@ -22,18 +22,26 @@ static void _fatal_guard(void)
 	if (!open_for)
 		return;
 	fprintf(stderr,
-		"sfair: libslurm ended sfair (its message above) while reading %s for %s; nothing was changed\n",
-		sfair_slurm_conf(), open_for);
+		"sfair: libslurm ended sfair (its message above) while reading %s for %s; nothing was changed%s\n",
+		sfair_slurm_conf(), open_for,
+		sfair_slurm_conf_remote() ?
+			" (no slurm.conf on this host: set SLURM_CONF, or SLURM_CONF_SERVER=host[:port] for a configless cluster)" :
+			"");
 	fflush(stderr);
 	_exit(2);
 }
 
 int sfair_ctld_open(const char *what)
 {
-	static bool registered;
+	static bool registered, done;
+	bool remote = sfair_slurm_conf_remote();
 
+	if (done) {
+		open_for = what;
+		return 0;
+	}
 	/* libslurm ends the process when it finds no slurm.conf. */
-	if (access(sfair_slurm_conf(), R_OK)) {
+	if (!remote && access(sfair_slurm_conf(), R_OK)) {
 		fprintf(stderr,
 			"sfair: %s asks slurmctld, and %s cannot be read here (%s): set SLURM_CONF to the cluster's slurm.conf\n",
 			what, sfair_slurm_conf(), strerror(errno));
@@ -45,7 +53,10 @@ int sfair_ctld_open(const char *what)
 	}
 	registered = true;
 	open_for = what;
-	slurm_init(sfair_slurm_conf());
+	/* NULL: libslurm's own search, which on a configless host fetches
+	 * slurm.conf from slurmctld (SLURM_CONF_SERVER, DNS SRV). */
+	slurm_init(remote ? NULL : sfair_slurm_conf());
+	done = true;
 	return 0;
 }
 

@@ -124,7 +124,7 @@ static char *_state_from_slurm_conf(bool *elsewhere)
 	if (!dir) {
 		if (errno == ENOMEM)
 			fprintf(stderr, "sfair: out of memory\n");
-		else
+		else if (errno != EHOSTUNREACH) /* said already */
 			fprintf(stderr, "sfair: %s names no StateSaveLocation: pass --state=FILE, or set SLURM_CONF to the cluster's slurm.conf\n",
 				sfair_slurm_conf());
 		return NULL;
@@ -203,20 +203,17 @@ static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int tres_count,
  * beside slurm.conf, or its default when that cannot be read. */
 static double _period(void)
 {
-	const char *conf = sfair_slurm_conf();
-	const char *slash = strrchr(conf, '/');
+	char *path = sfair_slurm_conf_beside("hmrf.conf");
 	hmrf_conf_t *c = hmrf_conf_create();
-	char path[4096];
 	double period = 30;
 
-	if (!c)
-		return period;
-	snprintf(path, sizeof(path), "%.*shmrf.conf",
-		 slash ? (int)(slash - conf + 1) : 0, conf);
-	period = c->period;
-	if (!hmrf_conf_read(c, path, NULL))
+	if (c) {
 		period = c->period;
+		if (path && !hmrf_conf_read(c, path, NULL))
+			period = c->period;
+	}
 	hmrf_conf_destroy(&c);
+	free(path);
 	return period;
 }
 
@@ -407,18 +404,22 @@ nomem:
 static int _explain(const opts_t *o, const sfair_report_t *rep,
 		    const justice_history_t *hist)
 {
-	const char *conf = sfair_slurm_conf();
-	const char *slash = strrchr(conf, '/');
+	char *path = sfair_slurm_conf_beside("justice.conf");
 	justice_conf_t jconf;
 	sfair_explain_t x;
 	horae_err_t err;
-	char path[4096];
 	int rc;
 
-	snprintf(path, sizeof(path), "%.*sjustice.conf",
-		 slash ? (int)(slash - conf + 1) : 0, conf);
+	if (!path && errno == ENOMEM) {
+		fprintf(stderr, "sfair: out of memory\n");
+		return 2;
+	}
 	justice_conf_init(&jconf);
-	rc = justice_conf_read(&jconf, path, &err);
+	if (!path)
+		fprintf(stderr,
+			"sfair: no slurm.conf on this host (configless), so no justice.conf: Justice's estimates below use its defaults\n");
+	rc = path ? justice_conf_read(&jconf, path, &err) : -ENOENT;
+	free(path);
 	if (rc && rc != -ENOENT) {
 		fprintf(stderr, "sfair: %s\n", err.text);
 		return 2;

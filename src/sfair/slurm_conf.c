@@ -13,25 +13,62 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "ctld_conf.h"
 #include "slurm_conf.h"
 
 #define LINE_MAX_LEN 16384
 #define DEPTH_MAX 16
 
+static const char *const where[] = {
+	"/etc/slurm/slurm.conf",
+	"/run/slurm/conf/slurm.conf", /* slurmd's or sackd's configless copy */
+};
+#define NWHERE (sizeof(where) / sizeof(where[0]))
+
+bool sfair_slurm_conf_remote(void)
+{
+	const char *conf = getenv("SLURM_CONF");
+
+	if (conf && conf[0])
+		return false;
+	for (size_t i = 0; i < NWHERE; i++)
+		if (!access(where[i], F_OK))
+			return false;
+	return true;
+}
+
 const char *sfair_slurm_conf(void)
 {
-	static const char *const where[] = {
-		"/etc/slurm/slurm.conf",
-		"/run/slurm/conf/slurm.conf", /* slurmd's configless copy */
-	};
 	const char *conf = getenv("SLURM_CONF");
 
 	if (conf && conf[0])
 		return conf;
-	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++)
+	for (size_t i = 0; i < NWHERE; i++)
 		if (!access(where[i], F_OK))
 			return where[i];
-	return where[0];
+	return SFAIR_SLURM_CONF_REMOTE;
+}
+
+char *sfair_slurm_conf_beside(const char *name)
+{
+	const char *conf = sfair_slurm_conf(), *slash = strrchr(conf, '/');
+	size_t dir = slash ? (size_t)(slash - conf) + 1 : 2;
+	char *path;
+
+	if (sfair_slurm_conf_remote()) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (!(path = malloc(dir + strlen(name) + 1))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (slash)
+		memcpy(path, conf, dir);
+	else
+		memcpy(path, "./", dir);
+	strcpy(path + dir, name);
+	return path;
 }
 
 /* Drop the blanks on either side of every '=' outside quotes. */
@@ -202,7 +239,11 @@ out:
 char **sfair_slurm_conf_values(const char *key, int *n)
 {
 	scan_t sc = { .key = key };
-	int rc = _file(sfair_slurm_conf(), &sc, 0);
+	int rc;
+
+	if (sfair_slurm_conf_remote())
+		return sfair_ctld_conf_values(key, n);
+	rc = _file(sfair_slurm_conf(), &sc, 0);
 
 	if (rc) {
 		sfair_slurm_conf_free(sc.vals);

@@ -15,6 +15,15 @@
 # plugins' files and asks slurmctld over sshare's RPC instead.  It must
 # show what sshare shows (RawUsage, FairShare), user rows with -u/-a, the
 # cluster with -M, and refuse what needs the files with a clear message.
+#
+# And as on a configless login node: no slurm.conf on the host (a mount
+# namespace of its own hides /etc/slurm and /run, and gives munged's
+# socket its default place there), SLURM_CONF unset, slurm.conf fetched
+# from slurmctld as every Slurm command fetches it (SLURM_CONF_SERVER
+# here; DNS SRV records at a site).  sfair must learn StateSaveLocation
+# from slurmctld and read the plugins' files there, show sshare's figures
+# with --ctld, say that --check-config needs a file named, and exit 2,
+# not libslurm's 1, when no slurmctld answers.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -48,7 +57,7 @@ run()
 	hc_init "${dirs[-1]}" || return 1
 	HC_ACCOUNTING=1 HC_ACCOUNTS="capped:1" HC_NODES="n1 2 2000" \
 	HC_PRIORITY=$prio HC_SELECT=select/cons_tres HC_JOBSUBMIT=none \
-	HC_EXTRA_CONF=$'AccountingStorageEnforce=associations,limits\nPriorityCalcPeriod=1' \
+	HC_EXTRA_CONF=$'AccountingStorageEnforce=associations,limits\nPriorityCalcPeriod=1\nSlurmctldParameters=enable_configless' \
 	HC_HMRF_CONF=$'Period=1s' \
 		hc_start || { tap_ok "$name: a cluster with slurmdbd started" 1; hc_stop; return 1; }
 	tap_ok "$name: a cluster with slurmdbd started" 0
@@ -141,6 +150,42 @@ login()
 	out=$("$sfair" --ctld -P -n -A capped -o Account,RawUsage 2>&1)
 	[ "${out%%|*}" = capped ]
 	tap_ok "--ctld on the controller asks slurmctld too ($out)" $?
+	configless_checks "$1"
+}
+
+# configless SERVER CMD...: CMD on a "host" with no slurm.conf (see the top).
+configless()
+{
+	local server=$1
+	shift
+	env -u SLURM_CONF SLURM_CONF_SERVER="$server" unshare -m -- sh -c '
+		if [ -d /etc/slurm ]; then mount -t tmpfs none /etc/slurm || exit 97; fi
+		mount -t tmpfs none /run && mkdir /run/munge &&
+			mount --bind "$1" /run/munge || exit 97
+		shift
+		exec "$@"' sh "$HC_RUNDIR/munge" "$@"
+}
+
+# configless_checks RAW: sfair configless, against sshare's RAW.
+configless_checks()
+{
+	local sfair=$HORAE_BINDIR/sfair ctld=127.0.0.1:$HC_CTLD_PORT out rc
+	out=$(configless "$ctld" "$sfair" -P -n -A capped -o Account,Beta 2>&1)
+	rc=$?
+	tap_diag "configless: sfair: $out"
+	[ $rc = 0 ] && grep -Eq '^capped\|[0-9.]+$' <<<"$out"
+	tap_ok "configless: sfair learns StateSaveLocation from slurmctld and reads Beta in the plugins' files (exit $rc: $out)" $?
+	out=$(configless "$ctld" "$sfair" --ctld -P -n -A capped -o Account,RawUsage 2>&1)
+	awk -F'|' -v r="${1:-0}" '$1 == "capped" { ok = r > 0 && $2 >= 0.99 * r && $2 <= 1.01 * r } END { exit !ok }' <<<"$out"
+	tap_ok "configless: --ctld shows sshare's RawUsage (sfair $out, sshare $1)" $?
+	out=$(configless "$ctld" "$sfair" --check-config 2>&1)
+	rc=$?
+	[ $rc = 2 ] && grep -q "no slurm.conf on this host (configless).*--check-config=FILE" <<<"$out"
+	tap_ok "configless: --check-config exits 2 asking for a file (exit $rc: $out)" $?
+	out=$(configless 127.0.0.1:1 "$sfair" 2>&1)
+	rc=$?
+	[ $rc = 2 ] && grep -q "SLURM_CONF_SERVER" <<<"$out"
+	tap_ok "configless: no slurmctld at SLURM_CONF_SERVER exits 2 saying so (exit $rc)" $? "$out"
 }
 
 run priority/multifactor
