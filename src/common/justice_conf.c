@@ -146,6 +146,9 @@ int justice_conf_set(justice_conf_t *c, const char *key, const char *value,
 typedef struct reading {
 	justice_conf_t *c;
 	kvfile_seen_t seen;
+	/* The later line that set Bootstrap or HistoryLength, for the
+	 * error that names both. */
+	char at[320];
 } reading_t;
 
 static int _line(void *arg, const kvfile_line_t *l, horae_err_t *err)
@@ -160,6 +163,10 @@ static int _line(void *arg, const kvfile_line_t *l, horae_err_t *err)
 					      err);
 		if (rc)
 			return rc;
+		if (!strcasecmp(l->key[i], "Bootstrap") ||
+		    !strcasecmp(l->key[i], "HistoryLength"))
+			snprintf(r->at, sizeof(r->at), "%s:%d", l->path,
+				 l->number);
 	}
 	return 0;
 }
@@ -174,16 +181,20 @@ int justice_conf_read(justice_conf_t *c, const char *path, horae_err_t *err)
 		return err_set(err, -ENOMEM, "out of memory");
 	r->c = &next;
 	rc = kvfile_read(path, _line, r, err);
-	free(r);
 	if (rc)
-		return rc;
+		goto out;
 	/* Admission control starts once the history holds Bootstrap jobs;
 	 * a history shorter than that never does. */
 	if (next.policy == JUSTICE_POLICY_JUSTICE &&
-	    next.bootstrap > next.history_length)
-		return err_set(err, -EINVAL,
-			       "%s: Bootstrap=%ld is above HistoryLength=%d: the history never holds that many jobs, so admission control would never start",
-			       path, next.bootstrap, next.history_length);
+	    next.bootstrap > next.history_length) {
+		rc = err_set(err, -EINVAL,
+			     "%s: Bootstrap=%ld is above HistoryLength=%d: the history never holds that many jobs, so admission control would never start",
+			     r->at[0] ? r->at : path, next.bootstrap,
+			     next.history_length);
+		goto out;
+	}
 	*c = next;
-	return 0;
+out:
+	free(r);
+	return rc;
 }

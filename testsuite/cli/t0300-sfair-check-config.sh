@@ -115,7 +115,7 @@ tap_ok "a bad eunomia.conf, named: exit 1 and PATH:LINE" \
 printf 'HistoryLength=20\nBootstrap=50\n' >"$tmp/etc/justice.conf"
 out=$("$SFAIR" --check-config="$tmp/etc/justice.conf" 2>&1)
 tap_ok "a justice.conf whose bootstrap would never end: exit 1" \
-	$([ $? = 1 ] && [ "$out" = "$tmp/etc/justice.conf: Bootstrap=50 is above HistoryLength=20: the history never holds that many jobs, so admission control would never start" ]; echo $?) "$out"
+	$([ $? = 1 ] && [ "$out" = "$tmp/etc/justice.conf:2: Bootstrap=50 is above HistoryLength=20: the history never holds that many jobs, so admission control would never start" ]; echo $?) "$out"
 printf '# justice\nKillAbove=-3\n' >"$tmp/etc/justice.conf"
 out=$("$SFAIR" --check-config="$tmp/etc/justice.conf" 2>&1)
 tap_ok "a bad justice.conf, named: exit 1 and PATH:LINE" \

@@ -114,7 +114,13 @@ START_TEST(test_file)
 	fputs("HistoryLength=20\nBootstrap=50\n", f);
 	fclose(f);
 	ck_assert_int_eq(justice_conf_read(&c, path, &err), -EINVAL);
-	ck_assert_msg(strstr(err.text, "Bootstrap=50 is above HistoryLength=20"),
+	ck_assert_msg(strstr(err.text, ":2: Bootstrap=50 is above HistoryLength=20"),
+		      "%s", err.text);
+	f = fopen(path, "w");
+	fputs("Bootstrap=50\n# the history\nHistoryLength = 20\n", f);
+	fclose(f);
+	ck_assert_int_eq(justice_conf_read(&c, path, &err), -EINVAL);
+	ck_assert_msg(strstr(err.text, ":3: Bootstrap=50 is above HistoryLength=20"),
 		      "%s", err.text);
 	ck_assert_int_eq(c.bootstrap, 10);
 	f = fopen(path, "w");
