@@ -91,10 +91,21 @@ fi
 printf 'Policy = lt-af\nPeriod=1s\n' >"$dir/hmrf.conf"
 
 printf 'Placement=eunomia\nSpeedMap=gen1:1,gen1:2\n' >"$dir/eunomia.conf"
+before=$(wc -l <"$log")
 reconfigure
 logged "select/eunomia: $dir/eunomia.conf:2: SpeedMap=gen1:1,gen1:2" 10
 tap_ok "eunomia: a bad eunomia.conf is refused with file:line" $? "$(grep eunomia "$log" | tail -3)"
 still_up eunomia.conf
+# The refused file asks for Placement=eunomia: best-fit must stay.  22.05
+# says so in place; from 23.11 the old slurmctld resumes with its select
+# plugin as it was.  Either way no placement other than best-fit may be
+# taken after the refusal.
+after=$(tail -n +$((before + 1)) "$log")
+! grep -Eq "select/eunomia: placement (eunomia|affinity|rpsdsf|first-fit|cons_tres)" <<<"$after" &&
+	{ grep -q "select/eunomia: .*keeping the previous configuration" <<<"$after" ||
+	  grep -q "Resuming operation, reconfigure failed" <<<"$after"; }
+tap_ok "eunomia: the settings in force stay (best-fit)" $? \
+	"$(grep -E 'eunomia|Resuming' <<<"$after" | tail -4)"
 if grep -q "Resuming operation, reconfigure failed" "$log"; then
 	tap_diag "this Slurm resumed the old slurmctld $(grep -c "Resuming operation, reconfigure failed" "$log") times"
 fi
