@@ -10,6 +10,11 @@
 # what ran (measured: multifactor 133, hmrf 131 CPU-s of 132).  Under hmrf
 # the association usage these read used to stay 0 (issue 20).
 #
+# Both clusters also run one job of account `billed` in QOS `double`
+# (UsageFactor=2) on partition `billed` (TRESBillingWeights=CPU=2): 2
+# CPUs for 10 s must add 2 x 2 x 2 x 10 = 80 to the association's and the
+# QOS's raw usage, as multifactor charges (UsageFactor x billing x time).
+#
 # Under hmrf, sfair then runs as on a login node: a copy of slurm.conf
 # whose StateSaveLocation is not on this host, so sfair cannot read the
 # plugins' files and asks slurmctld over sshare's RPC instead.  It must
@@ -55,9 +60,9 @@ run()
 	local prio=$1 name=${1#priority/} j1 j2 j3 reason raw mins
 	dirs+=("$(tap_rundir "t0019-$name")")
 	hc_init "${dirs[-1]}" || return 1
-	HC_ACCOUNTING=1 HC_ACCOUNTS="capped:1" HC_NODES="n1 2 2000" \
+	HC_ACCOUNTING=1 HC_ACCOUNTS="capped:1 billed:1" HC_NODES="n1 2 2000" \
 	HC_PRIORITY=$prio HC_SELECT=select/cons_tres HC_JOBSUBMIT=none \
-	HC_EXTRA_CONF=$'AccountingStorageEnforce=associations,limits\nPriorityCalcPeriod=1\nSlurmctldParameters=enable_configless' \
+	HC_EXTRA_CONF=$'AccountingStorageEnforce=associations,limits\nPriorityCalcPeriod=1\nSlurmctldParameters=enable_configless\nPartitionName=billed Nodes=ALL TRESBillingWeights=CPU=2 State=UP' \
 	HC_HMRF_CONF=$'Period=1s' \
 		hc_start || { tap_ok "$name: a cluster with slurmdbd started" 1; hc_stop; return 1; }
 	tap_ok "$name: a cluster with slurmdbd started" 0
@@ -83,9 +88,34 @@ run()
 	awk -v r="${raw:-0}" -v want=$((2 * 2 * RUN)) \
 		'BEGIN { exit !(r >= 0.9 * want && r <= 1.3 * want) }'
 	tap_ok "$name: sshare's RawUsage of capped is what ran ($raw CPU-s; $((4 * RUN)) ran)" $?
-	[ "$name" = hmrf ] && login "$raw"
 	scancel "$j3" 2>/dev/null
+	billed "$name"
+	[ "$name" = hmrf ] && login "$raw"
 	hc_stop
+}
+
+# billed NAME: UsageFactor and TRESBillingWeights in the raw usage (see
+# the top).
+billed()
+{
+	local name=$1 j raw qraw want=80
+	sacctmgr -i -Q add qos double UsageFactor=2 >/dev/null &&
+		sacctmgr -i -Q modify user root where account=billed set qos+=double >/dev/null
+	tap_ok "$name: sacctmgr made QOS double (UsageFactor=2) billed's" $?
+	sleep 2 # slurmctld hears of it from slurmdbd
+	j=$(sbatch --parsable -A billed -q double -p billed -n 2 -t 1 -o /dev/null --wrap "sleep 10")
+	wait_state "$j" GONE 60
+	tap_ok "$name: billed's job ran and ended" $?
+	sleep 2 # one recalculation after its end
+	raw=$(sshare -h -n -P -A billed -o Account,RawUsage 2>/dev/null |
+		awk -F'|' '$1 ~ /billed/ { print $2; exit }')
+	qraw=$(scontrol show assoc_mgr flags=qos qos=double 2>/dev/null |
+		grep -o 'UsageRaw=[0-9.]*' | head -1 | cut -d= -f2)
+	echo "t0019 $name: billed RawUsage $raw, QOS double UsageRaw $qraw" >&2
+	awk -v r="${raw:-0}" -v w=$want 'BEGIN { exit !(r >= 0.9 * w && r <= 1.3 * w) }'
+	tap_ok "$name: billed's RawUsage counts UsageFactor and billing ($raw; $want for 10 s)" $?
+	awk -v r="${qraw:-0}" -v w=$want 'BEGIN { exit !(r >= 0.9 * w && r <= 1.3 * w) }'
+	tap_ok "$name: so does QOS double's raw usage ($qraw)" $?
 }
 
 # login RAW: sfair from a "login node" (see the top), against sshare's RAW.
