@@ -528,15 +528,19 @@ hc_ctld_log()
 # hc_ctld_alive: true while the recorded slurmctld runs.
 hc_ctld_alive() { _hc_ours "$(cat "$HC_RUNDIR/pids/slurmctld.pid" 2>/dev/null)"; }
 
-# hc_wait_idle SECONDS: wait until every node is idle.
+# hc_wait_idle SECONDS: wait until every node is idle and responding.  A
+# node slurmctld has not yet heard from shows as idle* right after a
+# start: jobs then wait for its registration, up to a backfill pass (27 s
+# seen in t0010, whose books counted that wait as entitlement).
 hc_wait_idle()
 {
 	local deadline=$((SECONDS + ${1:-60})) states n
 	n=$(_hc_nodes | wc -l)
 	while [ $SECONDS -lt $deadline ]; do
 		hc_ctld_alive || { hc_log "slurmctld is not running"; return 1; }
-		states=$(sinfo -h -N -o '%T' 2>/dev/null | sort | uniq -c)
-		if [ "$(sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)" = "$n" ]; then
+		states=$(sinfo -h -N -o '%t' 2>/dev/null | sort | uniq -c)
+		if [ "$(sinfo -h -N -t idle -o '%N %t' 2>/dev/null |
+			awk '$2 !~ /\*/ { print $1 }' | sort -u | wc -l)" = "$n" ]; then
 			return 0
 		fi
 		sleep 0.3
