@@ -117,8 +117,21 @@ tap_diag "$le"
 tap_diag "$le2"
 tap_ok "the twin whose AdminComment was overwritten is learnt from with its recorded facts" \
 	$(echo "$le2" | grep -q "(recorded): .* up to 8 CPUs, allotted [1-9]"; echo $?) "$le2"
-tap_ok "as its twin is (same CPUs, allotment and claim)" \
-	$([ -n "$le" ] && [ "${le##* up to }" = "${le2##* up to }" ]; echo $?) "$le"
+# The twins are alike until one waits a period longer for its nodes (a
+# loaded machine): Justice then sizes it again, rightly, and its
+# allotment and CPUs differ.  The most CPUs it may use comes from the
+# record in every case; the allotment and claim are compared when both
+# ran on the same CPUs.
+c1=$(scontrol show job "$e" 2>/dev/null | grep -o 'NumCPUs=[0-9]*')
+c2=$(scontrol show job "$e2" 2>/dev/null | grep -o 'NumCPUs=[0-9]*')
+tap_diag "twins ran with $c1 and $c2"
+if [ -n "$c1" ] && [ "$c1" = "$c2" ]; then
+	[ -n "$le" ] && [ "${le##* up to }" = "${le2##* up to }" ]
+else
+	up() { grep -o 'up to [0-9]* CPUs' <<<"$1"; }
+	[ -n "$le" ] && [ -n "$(up "$le")" ] && [ "$(up "$le")" = "$(up "$le2")" ]
+fi
+tap_ok "as its twin is (same CPUs, allotment and claim; the same most CPUs if one was sized again)" $? "$le"
 tap_check "the history grew by the two ($(grep -o '"learnt":[0-9]*' "$state"))" \
 	grep -q '"learnt":4' "$state"
 
@@ -216,6 +229,18 @@ tap_check "whose comment stays the admin's" \
 scancel "$full" "$u" "$el" "$el2"
 hc_wait_jobs_done 30
 
+# A job array's tasks are learnt from with the array's record.  (Before
+# the late jobs below: the 1-CPU one teaches that a job needs twice its
+# CPUs, and an array waiting for nodes still completing the killed job
+# was then rightly dropped, once, before it could start.)
+arr=$(sbatch --parsable --array=0-1 -n1 $TL --deadline=$(win 30) \
+	-o /dev/null --wrap 'sleep 2')
+hc_wait_jobs_done 30
+sleep 2 # one period: learnt
+la=$(grep -E "learnt from JobId=${arr}_[01]\(" "$log")
+tap_ok "both tasks of a job array are learnt from with its record" \
+	$([ "$(echo "$la" | grep -c '(recorded)')" = 2 ]; echo $?) "$la"
+
 # Kill: two jobs run past a 5-s deadline; the 4-CPU one (above
 # KillAbove=2) is terminated, the 1-CPU one finishes and teaches.
 if [ "$S" = 1 ]; then
@@ -234,15 +259,6 @@ else
 	tap_skip "the late 1-CPU job ran to completion" "$why"
 	tap_skip "the log says why the big one was terminated" "$why"
 fi
-
-# A job array's tasks are learnt from with the array's record.
-arr=$(sbatch --parsable --array=0-1 -n1 $TL --deadline=$(win 30) \
-	-o /dev/null --wrap 'sleep 2')
-hc_wait_jobs_done 30
-sleep 2 # one period: learnt
-la=$(grep -E "learnt from JobId=${arr}_[01]\(" "$log")
-tap_ok "both tasks of a job array are learnt from with its record" \
-	$([ "$(echo "$la" | grep -c '(recorded)')" = 2 ]; echo $?) "$la"
 
 # The history survives a restart, and so does a waiting job's record.
 h=$(sbatch --parsable -H -N 1-4 --ntasks-per-node=2 $TL \
