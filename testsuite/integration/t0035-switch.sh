@@ -7,7 +7,10 @@
 # running).  Running jobs keep running on their nodes, pending jobs keep
 # waiting and then run, under each plugin set; Horae's state files stay
 # when the site goes back, and a second switch to Horae continues from
-# them.
+# them.  With slurmdbd, Slurm's own association usage (sshare's RawUsage,
+# what multifactor's fair-share and GrpTRESMins limits read) carries on
+# through every switch: it grows under each plugin set and never goes
+# down, so going back to multifactor loses no usage history.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -15,6 +18,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 hc_test_setup t0035
 dir=$HC_RUNDIR
 HC_PROFILE=stock HC_NODES=$'n1 2 2000 gen1\nn2 2 2000 gen4' \
+HC_ACCOUNTING=1 HC_ACCOUNTS="phys:1" \
 HC_HMRF_CONF=$'Period=1s' HC_EUNOMIA_CONF=$'Placement=eunomia\nSpeedMap=gen1:1,gen4:3\nPeriod=1s' \
 HC_JUSTICE_CONF=$'Period=1s' hc_start
 tap_ok "a cluster on Slurm's stock plugins started" $? || tap_done
@@ -62,24 +66,31 @@ states()
 	done
 	echo "${out% }"
 }
+# raw: phys's RawUsage as sshare shows it (CPU-seconds).
+raw()
+{
+	sshare -h -n -P -A phys -o Account,RawUsage 2>/dev/null |
+		awk -F'|' '$1 ~ /phys/ { print $2; exit }'
+}
 run_ids()
 {
 	squeue -h -t R -o %i | sort -n | tr '\n' ' '
 }
 
 # Two running jobs fill the cluster; three wait.
-r1=$(sbatch --parsable -n 2 -w n1 -o /dev/null --wrap "sleep 600")
-r2=$(sbatch --parsable -n 2 -w n2 -o /dev/null --wrap "sleep 600")
+r1=$(sbatch --parsable -A phys -n 2 -w n1 -o /dev/null --wrap "sleep 600")
+r2=$(sbatch --parsable -A phys -n 2 -w n2 -o /dev/null --wrap "sleep 600")
 sleep 3
 p=()
 for i in 1 2 3; do
-	p+=("$(sbatch --parsable -n 1 -t 1 -o /dev/null --wrap 'sleep 2')")
+	p+=("$(sbatch --parsable -A phys -n 1 -t 1 -o /dev/null --wrap 'sleep 2')")
 done
 before=$(states "$r1" "$r2" "${p[@]}")
 tap_diag "on stock: $before"
 [ "$before" = "$r1=RUNNING $r2=RUNNING ${p[0]}=PENDING ${p[1]}=PENDING ${p[2]}=PENDING" ]
 tap_ok "on stock: two jobs run, three wait" $?
 
+u0=$(raw)
 switch priority/hmrf select/eunomia justice
 tap_ok "slurmctld restarts on Horae's plugins" $? "$(tail -5 "$log")"
 grep -q "priority/hmrf: policy" "$log" && grep -q "select/eunomia: placement eunomia" "$log" &&
@@ -94,6 +105,11 @@ tap_ok "on Horae: the same two run on, the same three wait" $? "$after"
 tap_ok "the running jobs kept their nodes" $?
 sprio -h -j "${p[0]}" -o "%i %Y" >/dev/null 2>&1 && [ -s "$dir/state/horae_hmrf.state" ]
 tap_ok "priority/hmrf ranks the waiting jobs and saves its state" $? "$(sprio 2>&1 | head -3)"
+# (Stock charges every PriorityCalcPeriod, 5 min by default: what it
+# had after these seconds may still be 0.)
+u1=$(raw)
+awk -v a="${u0:-0}" -v b="${u1:-0}" 'BEGIN { exit !(b > a) }'
+tap_ok "sshare's RawUsage carries on under priority/hmrf (stock ${u0:-?}, Horae ${u1:-?} CPU-s)" $?
 scancel "$r1"
 for _ in $(seq 60); do
 	[ -z "$(squeue -h -j "${p[0]}" -t PD)" ] && break
@@ -119,6 +135,11 @@ for _ in $(seq 60); do
 done
 tap_ok "on stock again the rest of the waiting jobs start" \
 	$([ -z "$(squeue -h -t PD)" ]; echo $?) "$(squeue 2>&1)"
+# multifactor charges each at its end, onto the usage it found.
+hc_wait_jobs_done 30
+u2=$(raw)
+awk -v a="${u1:-0}" -v b="${u2:-0}" 'BEGIN { exit !(a > 0 && b > a) }'
+tap_ok "back on multifactor sshare's RawUsage carries on from Horae's ($u1, then $u2 CPU-s)" $?
 
 # A second switch to Horae continues from its saved state.
 saved=$(grep -c . "$dir/state/horae_hmrf.state")
