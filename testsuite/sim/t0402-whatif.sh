@@ -6,7 +6,9 @@
 # the records itself (awk: CPUs x run time per account; nearest-rank
 # delays; deadlines met), its replay columns match horae-sim's own
 # summary of the same run, the contributions follow hmrf.conf's shares;
-# bad input is refused naming what is wrong, and writes no report.
+# the history is read as horae-sim reads it (any delimiter, JobID or
+# JobIDRaw); bad input is refused naming what is wrong (file:line), exit
+# 2, before the report's directory is made.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -116,7 +118,34 @@ printf 'Account=physics Share=-1\n' >"$tmp/bad.conf"
 "$WHATIF" --sim="$SIM" --sacct="$tmp/sacct.txt" --nodes="$DATA/nodes.txt" \
 	--hmrf-conf="$tmp/bad.conf" -o "$tmp/r3" >/dev/null 2>"$tmp/err"
 rc=$?
-tap_ok "a bad hmrf.conf is refused with its file:line" \
-	"$([ $rc = 1 ] && grep -q "$tmp/bad.conf:1: " "$tmp/err" &&
-	   [ ! -e "$tmp/r3/report.md" ]; echo $?)" "exit $rc: $(cat "$tmp/err")"
+tap_ok "a bad hmrf.conf is refused with its file:line, before the report's directory is made" \
+	"$([ $rc = 2 ] && grep -q "$tmp/bad.conf:1: " "$tmp/err" &&
+	   [ ! -e "$tmp/r3" ]; echo $?)" "exit $rc: $(cat "$tmp/err")"
+
+# The history is read as horae-sim reads it: sacct -P --delimiter=';' and
+# a JobID column give the same report as '|' and JobIDRaw.
+sed -e 's/|/;/g' -e '1s/^JobIDRaw;/JobID;/' "$tmp/sacct.txt" >"$tmp/semi.txt"
+"$WHATIF" --sim="$SIM" --sacct="$tmp/semi.txt" --nodes="$DATA/nodes.txt" \
+	--hmrf-conf="$tmp/hmrf.conf" --sample=5 -o "$tmp/r4" >/dev/null 2>"$tmp/err"
+rc=$?
+# The tables: every line from the first section on, but the records-left-out
+# notes, which name the file.
+tables() { sed -n '/^## /,$p' "$1" | grep -v '^horae-sim: '; }
+tap_ok "a ';'-delimited history with a JobID column gives the same report" \
+	"$([ $rc = 0 ] && [ "$(tables "$tmp/r4/report.md")" = "$(tables "$r")" ]; echo $?)" \
+	"exit $rc: $(cat "$tmp/err"; diff <(tables "$r") <(tables "$tmp/r4/report.md"))"
+# A line horae-sim would refuse is refused, naming file:line: a field
+# count unlike the header's, a time that is not one.
+{ cat "$tmp/sacct.txt"; echo '8|chem|2026-11-25T10:01:00|COMPLETED'; } >"$tmp/short.txt"
+sed '3s/2026-11-25T10:02:00|COMPLETED/2026-11-25T10:02|COMPLETED/' "$tmp/sacct.txt" >"$tmp/badtime.txt"
+for c in "short.txt:9: 4 fields; the header has 9" \
+	"badtime.txt:3: End '2026-11-25T10:02' is not a time"; do
+	f=${c%%:*}
+	"$WHATIF" --sim="$SIM" --sacct="$tmp/$f" --nodes="$DATA/nodes.txt" \
+		-o "$tmp/r5" >/dev/null 2>"$tmp/err"
+	rc=$?
+	tap_ok "$f is refused: $c, exit 2, no directory" \
+		"$([ $rc = 2 ] && grep -qF "$tmp/$c" "$tmp/err" &&
+		   [ ! -e "$tmp/r5" ]; echo $?)" "exit $rc: $(cat "$tmp/err")"
+done
 tap_done
