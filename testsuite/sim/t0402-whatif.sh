@@ -163,6 +163,12 @@ for s in hmrf hmrf+eunomia; do
 	tap_ok "under $s, job 1 is 360 s of work a task at the speed of its nodes (${j1#* }: $want CPU-s)" \
 		"$(near "${j1%% *}" "$want" 0.001; echo $?)" "replay: $j1"
 done
+# horae-whatif(1): with a speed map the CPU-time shares depend on the
+# placement too (job 1 above holds 960 CPU-s first-fit, 480 under
+# Eunomia), so hmrf's and hmrf+eunomia's columns differ here.
+tap_ok "with the speed map, the shares differ between hmrf and hmrf+eunomia" \
+	"$([ "$(col "$(row physics "Usage share")" 4)" != "$(col "$(row physics "Usage share")" 7)" ]; echo $?)" \
+	"$(row physics "Usage share")"
 # Delays as run: chem waited 110 and 150 s (p50 110, nearest rank), bio
 # 100 s; physics none.
 tap_ok "as run, chem's delays are p50 110 s and p90 150 s" \
