@@ -110,6 +110,7 @@ void sim_config_init(sim_config_t *c)
 	c->bootstrap = 10;
 	c->history = 1000;
 	c->kill_above = 4;
+	c->urgency_first = true;
 }
 
 const char *sim_job_status_name(sim_job_status_t s)
@@ -763,8 +764,9 @@ static int _rank(sim_t *s, size_t n)
 	int rc = 0;
 
 	/* Justice orders the jobs itself (its priority policy); jobs without
-	 * a deadline come after, in the order they were collected. */
-	if (_justice(s)) {
+	 * a deadline come after, in the order they were collected.  Unless
+	 * the ordering policy decides (urgency_first off). */
+	if (_justice(s) && s->c->urgency_first) {
 		for (size_t k = 0; k < n; k++) {
 			const jstate_t *js = &s->js[s->ent_job[k]];
 

@@ -49,6 +49,13 @@ typedef struct sim_config {
 	 * more CPUs than this (smaller ones finish and teach); default 4. */
 	double kill_above;
 	int history; /* Justice: history length */
+	/* Justice: its order decides among the jobs (the paper's Justice,
+	 * every job a deadline job, those without one last), or, false, the
+	 * ordering policy decides and Justice only admits, sizes, drops and
+	 * kills, as job_submit/justice beside priority/hmrf does with its
+	 * default UrgencyWeight (an urgency that only breaks ties, and
+	 * H-MRF gives no two jobs the same priority).  Default true. */
+	bool urgency_first;
 	/* Called now and then with the fraction of jobs ended (progress
 	 * bar); may be NULL. */
 	void (*progress)(double done, void *arg);

@@ -84,6 +84,10 @@ static void _usage(FILE *f)
 		"picks it\n"
 		"      --bootstrap=N, --history=N, --kill-above=N  Justice "
 		"settings\n"
+		"      --urgency=first|ties  Justice's order decides (first, "
+		"default) or only\n"
+		"                         breaks the policy's ties, as beside "
+		"priority/hmrf\n"
 		"      --sample=T         sample the accounts every T\n"
 		"      --until=T          stop the clock at T\n"
 		"  -j, --jobs=FILE        per-job records (.json: JSON, else "
@@ -166,6 +170,7 @@ enum {
 	OPT_BOOTSTRAP,
 	OPT_HISTORY,
 	OPT_KILL_ABOVE,
+	OPT_URGENCY,
 	OPT_SAMPLE,
 	OPT_UNTIL,
 	OPT_JSON,
@@ -202,6 +207,7 @@ static const struct option _long[] = {
 	{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
 	{ "history", required_argument, NULL, OPT_HISTORY },
 	{ "kill-above", required_argument, NULL, OPT_KILL_ABOVE },
+	{ "urgency", required_argument, NULL, OPT_URGENCY },
 	{ "sample", required_argument, NULL, OPT_SAMPLE },
 	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "jobs", required_argument, NULL, 'j' },
@@ -403,6 +409,13 @@ static int _parse(int argc, char **argv, opts_t *o)
 			if (_count("kill-above", optarg, &n))
 				return 1;
 			o->c.kill_above = n;
+			break;
+		case OPT_URGENCY:
+			if (strcmp(optarg, "first") && strcmp(optarg, "ties"))
+				return _fail("--urgency: '%s' is not first or "
+					     "ties%s",
+					     optarg, "");
+			o->c.urgency_first = !strcmp(optarg, "first");
 			break;
 		case OPT_SAMPLE:
 			if (_duration("sample", optarg, &o->c.sample))

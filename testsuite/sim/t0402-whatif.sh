@@ -92,7 +92,7 @@ tap_ok "contributions follow hmrf.conf (50%, 25%, 25%)" \
 # checked.
 scen=(hmrf lt-drf drf hmrf+eunomia hmrf+justice)
 declare -A how=([hmrf]="-p hmrf" [lt-drf]="-p lt-drf" [drf]="-p drf -w none"
-	[hmrf+eunomia]="-p hmrf -P eunomia" [hmrf+justice]="-p hmrf -a justice")
+	[hmrf+eunomia]="-p hmrf -P eunomia" [hmrf+justice]="-p hmrf -a justice --urgency=ties")
 mkdir "$tmp/sim"
 for s in "${scen[@]}"; do
 	# shellcheck disable=SC2086 # how[] holds options

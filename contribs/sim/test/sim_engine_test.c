@@ -258,6 +258,45 @@ START_TEST(test_cpuless_task)
 }
 END_TEST
 
+/* With Justice admission, --urgency=first lets Justice's order decide
+ * (the deadline job first), ties leaves it to the ordering policy (fifo:
+ * the older job first), as job_submit/justice beside priority/hmrf. */
+START_TEST(test_justice_urgency)
+{
+	const bool first[] = { true, false };
+
+	for (size_t i = 0; i < 2; i++) {
+		sim_trace_t t;
+		sim_result_t *r = NULL;
+		sim_config_t c;
+		horae_err_t err;
+
+		_trace(&t, 1, 2, 3);
+		t.nodes[0].capacity = _v(1, 4096);
+		_job(&t, 0, 0, 1, _v(1, 1024), 5);	  /* holds the node */
+		_job(&t, 0, 1, 1, _v(1, 1024), 5);	  /* no deadline */
+		_job(&t, 1, 2, 1, _v(1, 1024), 5)->deadline = 1000;
+		sim_config_init(&c);
+		ck_assert_int_eq(sim_policy_parse("fifo", &c.policy, NULL), 0);
+		c.placement = sim_place_default(&c.policy);
+		ck_assert_int_eq(sim_admit_parse("justice", &c.admission, NULL),
+				 0);
+		c.urgency_first = first[i];
+		ck_assert_msg(sim_run(&t, &c, &r, &err) == 0, "%s", err.text);
+		ck_assert_int_eq(r->jobs[1].status, SIM_JOB_ENDED);
+		ck_assert_int_eq(r->jobs[2].status, SIM_JOB_ENDED);
+		ck_assert_msg(first[i] ? r->jobs[2].start < r->jobs[1].start :
+					 r->jobs[1].start < r->jobs[2].start,
+			      "urgency %s: job 1 (no deadline) at %g, job 2 "
+			      "(deadline) at %g",
+			      first[i] ? "first" : "ties", r->jobs[1].start,
+			      r->jobs[2].start);
+		sim_result_destroy(&r);
+		sim_trace_free(&t);
+	}
+}
+END_TEST
+
 /* DRFH Fig. 1: nodes (2 CPU, 12 GB) and (12 CPU, 2 GB); users' tasks
  * (0.2 CPU, 1 GB) and (1 CPU, 0.2 GB). */
 static void _drfh(const char *placement, int expect)
@@ -509,6 +548,7 @@ int main(void)
 	tcase_add_test(tc, test_table1_hmrf);
 	tcase_add_test(tc, test_start_latency);
 	tcase_add_test(tc, test_cpuless_task);
+	tcase_add_test(tc, test_justice_urgency);
 	tcase_add_test(tc, test_drfh_fig1);
 	tcase_add_test(tc, test_psdsf_table2);
 	tcase_add_test(tc, test_psdsf_rrr);
