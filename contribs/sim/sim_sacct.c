@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "speed.h"
 #include "sim_trace.h"
 
 /* The TRES replayed: what H-MRF weighs by default. */
@@ -520,57 +521,25 @@ static double _gpus(const char *gres)
 	return sum;
 }
 
-/* The speed of a node with these features under map "gen1:1,gen4:3":
- * the first of its features the map names; 1 otherwise. */
-static int _speed(sacct_t *s, const char *features, double *speed)
-{
-	const char *map = s->opts ? s->opts->speed_map : NULL;
-	char *copy, *save = NULL, *item;
-	int rc = 0;
-
-	*speed = 1;
-	if (!map || !*map)
-		return 0;
-	if (!(copy = strdup(map)))
-		return err_set(s->err, -ENOMEM, "out of memory");
-	for (item = strtok_r(copy, ",", &save); item && !rc;
-	     item = strtok_r(NULL, ",", &save)) {
-		char *colon = strchr(item, ':'), *end;
-		double v = 0;
-
-		if (!colon)
-			rc = err_set(
-				s->err, -EINVAL,
-				"speed map '%s': '%s' is not FEATURE:SPEED",
-				map, item);
-		else if (((v = strtod(colon + 1, &end)), *end) || !(v > 0) ||
-			 !isfinite(v))
-			rc = err_set(s->err, -EINVAL,
-				     "speed map '%s': '%s': the speed must be "
-				     "a number > 0",
-				     map, item);
-		if (rc)
-			break;
-		*colon = '\0';
-		if (*item && sim_has_feature(features, item)) {
-			*speed = v;
-			break;
-		}
-	}
-	free(copy);
-	return rc;
-}
-
 static int _read_nodes(sacct_t *s, const char *path)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, buf[SIM_FEATURES_MAX];
 	size_t cap = 0, lineno = 0, cap_nodes = 0;
+	const char *map = s->opts ? s->opts->speed_map : NULL;
+	/* The core's map, read as select/eunomia reads SpeedMap: a node
+	 * whose features the map names more than once takes the largest. */
+	speed_map_t *speed = NULL;
 	int rc = 0;
 
 	if (!f)
 		return err_set(s->err, -errno, "%s: cannot open: %s", path,
 			       strerror(errno));
+	if (map && *map && !(speed = speed_map_create(map, 1, s->err))) {
+		rc = -errno;
+		fclose(f);
+		return rc;
+	}
 	while (!rc && getline(&line, &cap, f) >= 0) {
 		const char *name, *cpus = NULL, *mem, *gres, *feat;
 		char nb[SIM_NAME_MAX], cb[32], mb[32], gb[256];
@@ -615,7 +584,7 @@ static int _read_nodes(sacct_t *s, const char *path)
 		feat = _value(line, "AvailableFeatures", buf, sizeof(buf));
 		if (feat && strcmp(feat, "(null)"))
 			snprintf(n->features, sizeof(n->features), "%s", feat);
-		rc = _speed(s, n->features, &n->speed);
+		n->speed = speed ? speed_of(speed, n->features) : 1;
 	}
 	if (!rc && ferror(f))
 		rc = err_set(s->err, -EIO, "%s: cannot read: %s", path,
@@ -624,6 +593,7 @@ static int _read_nodes(sacct_t *s, const char *path)
 		rc = err_set(s->err, -EINVAL, "%s: no nodes", path);
 	free(line);
 	fclose(f);
+	speed_map_destroy(&speed);
 	return rc;
 }
 

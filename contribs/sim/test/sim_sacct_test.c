@@ -47,6 +47,29 @@ static const sim_job_t *_find(const sim_trace_t *t, long id)
 	return NULL;
 }
 
+/* A node whose features the map names twice takes the largest factor,
+ * as select/eunomia's SpeedMap does (eunomia.conf(5)); horae-sim took
+ * the first the map named. */
+START_TEST(test_speed_largest)
+{
+	char *jobs = _data("sacct.txt"), *nodes = _data("nodes.txt");
+	sim_sacct_opts_t o = { .nodes_path = nodes,
+			       .speed_map = "gpu:2,gen4:3" };
+	sim_sacct_stats_t st;
+	sim_trace_t t;
+	horae_err_t err;
+
+	ck_assert_msg(sim_trace_read_sacct(jobs, &o, &t, &st, &err) == 0, "%s",
+		      err.text);
+	ck_assert_str_eq(t.nodes[1].features, "gen4,gpu");
+	ck_assert_double_eq(t.nodes[1].speed, 3);
+	ck_assert_double_eq(t.nodes[0].speed, 1);
+	sim_trace_free(&t);
+	free(jobs);
+	free(nodes);
+}
+END_TEST
+
 START_TEST(test_good)
 {
 	char *jobs = _data("sacct.txt"), *nodes = _data("nodes.txt");
@@ -196,12 +219,12 @@ START_TEST(test_delimiter_and_options)
 	o.speed_map = "gen1=2";
 	ck_assert_int_eq(sim_trace_read_sacct(jobs, &o, &t, &st, &err),
 			 -EINVAL);
-	ck_assert_msg(strstr(err.text, "'gen1=2' is not FEATURE:SPEED"), "%s",
+	ck_assert_msg(strstr(err.text, "'gen1=2' is not feature:factor"), "%s",
 		      err.text);
 	o.speed_map = "gen1:0";
 	ck_assert_int_eq(sim_trace_read_sacct(jobs, &o, &t, &st, &err),
 			 -EINVAL);
-	ck_assert_msg(strstr(err.text, "the speed must be a number > 0"), "%s",
+	ck_assert_msg(strstr(err.text, "factor of 'gen1' must be greater than 0"), "%s",
 		      err.text);
 	unlink(jobs);
 	free(jobs);
@@ -339,6 +362,7 @@ int main(void)
 	TCase *tc = tcase_create("read");
 
 	tcase_add_test(tc, test_good);
+	tcase_add_test(tc, test_speed_largest);
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_delimiter_and_options);
 	tcase_add_test(tc, test_deadline);
