@@ -80,3 +80,18 @@ double assoc_usage_reserved(double limit_end, double from, double secs,
 		return left;
 	return secs > 0 ? fmin(secs, left) : 0;
 }
+
+double assoc_usage_factor(double qos_usage_factor)
+{
+	return qos_usage_factor >= 0 && isfinite(qos_usage_factor) ?
+		       qos_usage_factor :
+		       1;
+}
+
+assoc_charge_t assoc_usage_charge(double secs, double factor, double billing)
+{
+	assoc_charge_t c = { .secs = secs * factor };
+
+	c.raw = c.secs * billing;
+	return c;
+}

@@ -62,4 +62,22 @@ double assoc_usage_seconds(double start, double end, double charged,
 double assoc_usage_reserved(double limit_end, double from, double secs,
 			    bool ended);
 
+/*
+ * The factor a charge is multiplied by: the job's QOS's UsageFactor, or 1
+ * when it has none (Slurm's unset is below 0) or it is not finite.
+ */
+double assoc_usage_factor(double qos_usage_factor);
+
+/*
+ * One charge of secs run seconds, with UsageFactor factor (as
+ * assoc_usage_factor() gives it) and billable TRES billing: the seconds
+ * charged (secs x factor; what grp_used_wall counts, and what each TRES
+ * count multiplies) and the raw usage it adds (billing x those seconds).
+ */
+typedef struct assoc_charge {
+	double secs;
+	double raw;
+} assoc_charge_t;
+assoc_charge_t assoc_usage_charge(double secs, double factor, double billing);
+
 #endif /* HORAE_ASSOC_USAGE_H */

@@ -22,6 +22,30 @@
 #define H 3600.0
 #define D 86400.0
 
+/* UsageFactor and billing in a charge, as multifactor charges: 2 CPUs
+ * billed 2 each (4), 10 s, UsageFactor 2: 20 s charged, raw 80 (t0019
+ * measures the same on a cluster under both plugins). */
+START_TEST(test_charge)
+{
+	assoc_charge_t c;
+
+	ck_assert_double_eq(assoc_usage_factor(2), 2);
+	ck_assert_double_eq(assoc_usage_factor(0), 0);
+	ck_assert_double_eq(assoc_usage_factor(-1), 1); /* unset */
+	ck_assert_double_eq(assoc_usage_factor(NAN), 1);
+	ck_assert_double_eq(assoc_usage_factor(INFINITY), 1);
+	c = assoc_usage_charge(10, assoc_usage_factor(2), 4);
+	ck_assert_double_eq(c.secs, 20);
+	ck_assert_double_eq(c.raw, 80);
+	c = assoc_usage_charge(10, assoc_usage_factor(-1), 2);
+	ck_assert_double_eq(c.secs, 10);
+	ck_assert_double_eq(c.raw, 20);
+	c = assoc_usage_charge(10, assoc_usage_factor(0), 2); /* free QOS */
+	ck_assert_double_eq(c.secs, 0);
+	ck_assert_double_eq(c.raw, 0);
+}
+END_TEST
+
 START_TEST(test_degenerate)
 {
 	ck_assert_double_eq(assoc_usage_decay(0, 100), 1);
@@ -216,6 +240,7 @@ int main(void)
 	TCase *tc = tcase_create("assoc_usage");
 
 	tcase_add_test(tc, test_degenerate);
+	tcase_add_test(tc, test_charge);
 	tcase_add_test(tc, test_decay);
 	tcase_add_loop_test(tc, test_reset_table, 0,
 			    sizeof(resets) / sizeof(resets[0]));

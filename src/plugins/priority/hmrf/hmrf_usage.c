@@ -175,6 +175,7 @@ void hmrf_usage_charge(job_record_t *job_ptr, double charged, double now,
 	double limit_end = start + (double)job_ptr->time_limit * 60;
 	double secs = assoc_usage_seconds(start, end, charged, now);
 	double factor = 1, reserved;
+	assoc_charge_t charge;
 	charge_t c = { 0 };
 
 	_assert_locks();
@@ -186,20 +187,22 @@ void hmrf_usage_charge(job_record_t *job_ptr, double charged, double now,
 		return;
 	if (ended)
 		job_ptr->end_time_exp = (time_t)NO_VAL;
-	if (qos && qos->usage_factor >= 0 && isfinite(qos->usage_factor))
-		factor = qos->usage_factor;
+	if (qos)
+		factor = assoc_usage_factor(qos->usage_factor);
 	/* Reserved run time (acct_policy reserved TRES x its time limit x
 	 * UsageFactor at its start): what this charge used of it, and at
 	 * the end all that is left. */
 	reserved = assoc_usage_reserved(limit_end, from, secs, ended);
 	if (!(secs > 0) && !(reserved > 0))
 		return;
-	c.secs = secs * factor;
-	c.billing = c.secs * (calc_job_billable_tres ?
-				      calc_job_billable_tres(job_ptr,
-							     job_ptr->start_time,
-							     true) :
-				      (double)job_ptr->total_cpus);
+	charge = assoc_usage_charge(secs, factor,
+				    calc_job_billable_tres ?
+					    calc_job_billable_tres(
+						    job_ptr,
+						    job_ptr->start_time, true) :
+					    (double)job_ptr->total_cpus);
+	c.secs = charge.secs;
+	c.billing = charge.raw;
 	_charge_arrays(&c);
 	for (uint32_t i = 0; i < g_tres_count; i++) {
 		uint64_t n = job_ptr->tres_alloc_cnt[i];
