@@ -60,11 +60,14 @@ tap_skip()
 	echo "ok $TAP_N - $1 # SKIP $2"
 }
 
-# tap_skip_all REASON: the whole test cannot run here.
+# tap_skip_all REASON: the whole test cannot run here.  Exit 0: the TAP
+# driver counts the "1..0 # SKIP" plan as a skip, and any other exit
+# status (77 included, which only the plain driver reads as a skip) as
+# an error.
 tap_skip_all()
 {
 	echo "1..0 # SKIP $1"
-	exit 77
+	exit 0
 }
 
 tap_done()
