@@ -928,6 +928,37 @@ static int _choose(sim_t *s, int j)
 	return (int)m < 0 ? -1 : s->pidx[m];
 }
 
+/* Whether a task of job j fits, now, a node the placement may pick:
+ * an open one, or any with rrr. */
+static bool _fits_somewhere(const sim_t *s, int j)
+{
+	const tres_vec_t *d = &s->t->jobs[j].demand;
+	int count = s->c->placement.rrr ? s->nn : s->nopen;
+
+	for (int k = 0; k < count; k++) {
+		int n = s->c->placement.rrr ? k : s->open[k];
+
+		if (tres_fits(d, &s->idle[n]) && _eligible(s, j, n))
+			return true;
+	}
+	return false;
+}
+
+/* How many tasks of job j the open nodes it may run on could hold. */
+static double _gang_room(const sim_t *s, int j)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	double room = 0;
+
+	for (int k = 0; k < s->nopen && room < s->js[j].given; k++) {
+		int n = s->open[k];
+
+		if (_eligible(s, j, n))
+			room += _fit_bound(&s->idle[n], &job->demand);
+	}
+	return room;
+}
+
 /*
  * A moldable job runs on all the CPUs it was given at once (its work is
  * split over them): start all its tasks now, or none and block it.  The
@@ -936,17 +967,9 @@ static int _choose(sim_t *s, int j)
  */
 static int _start_gang(sim_t *s, int j)
 {
-	const sim_job_t *job = &s->t->jobs[j];
-	double room = 0;
 	int rc, given = s->js[j].given;
 
-	for (int k = 0; k < s->nopen && room < given; k++) {
-		int n = s->open[k];
-
-		if (_eligible(s, j, n))
-			room += _fit_bound(&s->idle[n], &job->demand);
-	}
-	if (room < given) {
+	if (_gang_room(s, j) < given) {
 		s->js[j].blocked = true;
 		return 0;
 	}
@@ -959,6 +982,55 @@ static int _start_gang(sim_t *s, int j)
 			return rc;
 	}
 	return given;
+}
+
+/*
+ * Whether a round over the n entries collected would place nothing,
+ * whatever their order: no job among them has room for its gang, or a
+ * node that fits one of its tasks.  Resources only shrink within a round,
+ * so such a round would only block its jobs; ranking it is skipped (its
+ * ranking leaves nothing behind: H-MRF's books were fed at this instant
+ * already, and Eunomia's gaps charged them).
+ */
+static bool _round_dead(sim_t *s, size_t n)
+{
+	tres_vec_t most = { { 0 } }, dead[8];
+	int last = -1, ndead = 0;
+	int count = s->c->placement.rrr ? s->nn : s->nopen;
+
+	/* The most of each TRES any node has: what exceeds it fits none. */
+	for (int k = 0; k < count; k++) {
+		int m = s->c->placement.rrr ? k : s->open[k];
+
+		for (int i = 0; i < TRES_MAX; i++)
+			most.v[i] = fmax(most.v[i], s->idle[m].v[i]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		int j = s->ent_job[k];
+		const sim_job_t *job = &s->t->jobs[j];
+		bool known = false;
+
+		if (j == last)
+			continue;
+		last = j;
+		if (job->moldable && !s->js[j].started) {
+			if (_gang_room(s, j) >= s->js[j].given)
+				return false;
+			continue;
+		}
+		if (!tres_fits(&job->demand, &most))
+			continue;
+		/* As much as a demand that fits no node fits none either. */
+		for (int d = 0; d < ndead && !known; d++)
+			known = tres_fits(&dead[d], &job->demand);
+		if (known)
+			continue;
+		if (_fits_somewhere(s, j))
+			return false;
+		if (!job->constraint[0] && ndead < 8)
+			dead[ndead++] = job->demand;
+	}
+	return true;
 }
 
 static int _pass_ordered(sim_t *s)
@@ -974,6 +1046,8 @@ static int _pass_ordered(sim_t *s)
 		     s->c->placement.score == PLACE_EUNOMIA) &&
 		    (rc = _eunomia_books(s)))
 			return rc;
+		if (_round_dead(s, n))
+			return 0;
 		if ((rc = _rank(s, n)))
 			return rc;
 		for (long k = 0; k < n; k++) {
