@@ -95,7 +95,6 @@ typedef struct sim {
 	psdsf_user_t *pu;
 	place_node_t *pn;
 	int *pidx;
-	double *scores;
 	bool *fits;
 	tres_vec_t *ocap, *oidle;
 } sim_t;
@@ -851,6 +850,46 @@ static int _cmp_int(const void *x, const void *y)
 	return *(const int *)x - *(const int *)y;
 }
 
+/*
+ * The open node, among those that fit a task of job j, with the least
+ * score, the lowest index among equal ones; -1 when none fits or none
+ * scores finite.  This is place_best over the candidates sorted by index
+ * (as the Slurm plugins see nodes), without sorting them: a node's score
+ * does not depend on the other candidates, except first-fit's, which is
+ * the candidate's rank in that order and so picks the lowest index.  A
+ * lone candidate is taken unscored.
+ */
+static int _choose_scored(sim_t *s, int j, place_request_t *q)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	int best = -1, lone = -1, m = 0;
+	double low = INFINITY;
+	bool bad = false;
+
+	q->progress_gap = s->ac[job->account].gap;
+	for (int k = 0; k < s->nopen; k++) {
+		int n = s->open[k];
+		place_node_t pn;
+		double sc;
+
+		if (!tres_fits(&job->demand, &s->idle[n]) ||
+		    !_eligible(s, j, n))
+			continue;
+		m++;
+		lone = n;
+		pn.idle = s->idle[n];
+		pn.speed = s->t->nodes[n].speed;
+		if (place_score(s->c->placement.score, q, &pn, 1, &sc, NULL))
+			bad = true;
+		else if (isfinite(sc) &&
+		    (best < 0 || sc < low || (sc == low && n < best))) {
+			best = n;
+			low = sc;
+		}
+	}
+	return m == 1 ? lone : bad ? -1 : best;
+}
+
 /* The node the placement policy picks for a task of job j, or -1. */
 static int _choose(sim_t *s, int j)
 {
@@ -869,33 +908,55 @@ static int _choose(sim_t *s, int j)
 		}
 		return any ? place_rrr_next(s->rrr, s->fits) : -1;
 	}
+	if (!pl->match)
+		return _choose_scored(s, j, &q);
 	/* Best match looks at the nodes that do not fit too. */
 	for (int k = 0; k < s->nopen; k++) {
 		int n = s->open[k];
 
-		if ((pl->match || tres_fits(&job->demand, &s->idle[n])) &&
-		    _eligible(s, j, n))
+		if (_eligible(s, j, n))
 			s->pidx[m++] = n;
 	}
 	if (!m)
 		return -1;
-	if (m == 1 && !pl->match)
-		return s->pidx[0];
 	qsort(s->pidx, m, sizeof(int), _cmp_int);
 	for (size_t k = 0; k < m; k++) {
 		s->pn[k].idle = s->idle[s->pidx[k]];
 		s->pn[k].speed = s->t->nodes[s->pidx[k]].speed;
 	}
-	if (pl->match) {
-		int b = place_best_match(&q, s->pn, m);
-
-		return b < 0 ? -1 : s->pidx[b];
-	}
-	q.progress_gap = s->ac[job->account].gap;
-	if (place_score(pl->score, &q, s->pn, m, s->scores, NULL))
-		return -1;
-	m = place_best(s->scores, m);
+	m = place_best_match(&q, s->pn, m);
 	return (int)m < 0 ? -1 : s->pidx[m];
+}
+
+/* Whether a task of job j fits, now, a node the placement may pick:
+ * an open one, or any with rrr. */
+static bool _fits_somewhere(const sim_t *s, int j)
+{
+	const tres_vec_t *d = &s->t->jobs[j].demand;
+	int count = s->c->placement.rrr ? s->nn : s->nopen;
+
+	for (int k = 0; k < count; k++) {
+		int n = s->c->placement.rrr ? k : s->open[k];
+
+		if (tres_fits(d, &s->idle[n]) && _eligible(s, j, n))
+			return true;
+	}
+	return false;
+}
+
+/* How many tasks of job j the open nodes it may run on could hold. */
+static double _gang_room(const sim_t *s, int j)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	double room = 0;
+
+	for (int k = 0; k < s->nopen && room < s->js[j].given; k++) {
+		int n = s->open[k];
+
+		if (_eligible(s, j, n))
+			room += _fit_bound(&s->idle[n], &job->demand);
+	}
+	return room;
 }
 
 /*
@@ -906,17 +967,9 @@ static int _choose(sim_t *s, int j)
  */
 static int _start_gang(sim_t *s, int j)
 {
-	const sim_job_t *job = &s->t->jobs[j];
-	double room = 0;
 	int rc, given = s->js[j].given;
 
-	for (int k = 0; k < s->nopen && room < given; k++) {
-		int n = s->open[k];
-
-		if (_eligible(s, j, n))
-			room += _fit_bound(&s->idle[n], &job->demand);
-	}
-	if (room < given) {
+	if (_gang_room(s, j) < given) {
 		s->js[j].blocked = true;
 		return 0;
 	}
@@ -929,6 +982,55 @@ static int _start_gang(sim_t *s, int j)
 			return rc;
 	}
 	return given;
+}
+
+/*
+ * Whether a round over the n entries collected would place nothing,
+ * whatever their order: no job among them has room for its gang, or a
+ * node that fits one of its tasks.  Resources only shrink within a round,
+ * so such a round would only block its jobs; ranking it is skipped (its
+ * ranking leaves nothing behind: H-MRF's books were fed at this instant
+ * already, and Eunomia's gaps charged them).
+ */
+static bool _round_dead(sim_t *s, size_t n)
+{
+	tres_vec_t most = { { 0 } }, dead[8];
+	int last = -1, ndead = 0;
+	int count = s->c->placement.rrr ? s->nn : s->nopen;
+
+	/* The most of each TRES any node has: what exceeds it fits none. */
+	for (int k = 0; k < count; k++) {
+		int m = s->c->placement.rrr ? k : s->open[k];
+
+		for (int i = 0; i < TRES_MAX; i++)
+			most.v[i] = fmax(most.v[i], s->idle[m].v[i]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		int j = s->ent_job[k];
+		const sim_job_t *job = &s->t->jobs[j];
+		bool known = false;
+
+		if (j == last)
+			continue;
+		last = j;
+		if (job->moldable && !s->js[j].started) {
+			if (_gang_room(s, j) >= s->js[j].given)
+				return false;
+			continue;
+		}
+		if (!tres_fits(&job->demand, &most))
+			continue;
+		/* As much as a demand that fits no node fits none either. */
+		for (int d = 0; d < ndead && !known; d++)
+			known = tres_fits(&dead[d], &job->demand);
+		if (known)
+			continue;
+		if (_fits_somewhere(s, j))
+			return false;
+		if (!job->constraint[0] && ndead < 8)
+			dead[ndead++] = job->demand;
+	}
+	return true;
 }
 
 static int _pass_ordered(sim_t *s)
@@ -944,6 +1046,8 @@ static int _pass_ordered(sim_t *s)
 		     s->c->placement.score == PLACE_EUNOMIA) &&
 		    (rc = _eunomia_books(s)))
 			return rc;
+		if (_round_dead(s, n))
+			return 0;
 		if ((rc = _rank(s, n)))
 			return rc;
 		for (long k = 0; k < n; k++) {
@@ -1209,13 +1313,12 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	s->pu = calloc(s->na, sizeof(*s->pu));
 	s->pn = calloc(s->nn, sizeof(*s->pn));
 	s->pidx = calloc(s->nn + s->na, sizeof(int));
-	s->scores = calloc(s->nn, sizeof(double));
 	s->fits = calloc(scratch, sizeof(bool));
 	s->ocap = calloc(s->nn, sizeof(tres_vec_t));
 	s->oidle = calloc(s->nn, sizeof(tres_vec_t));
 	if (!s->r || !s->js || !s->ac || !s->idle || !s->open || !s->open_pos ||
 	    !s->ta || !s->ea || !s->gap || !s->pu || !s->pn || !s->pidx ||
-	    !s->scores || !s->fits || !s->ocap || !s->oidle)
+	    !s->fits || !s->ocap || !s->oidle)
 		return -ENOMEM;
 	s->r->njobs = t->njobs;
 	s->r->jobs = calloc(t->njobs ? t->njobs : 1, sizeof(*s->r->jobs));
@@ -1284,7 +1387,6 @@ static void _teardown(sim_t *s)
 	free(s->pu);
 	free(s->pn);
 	free(s->pidx);
-	free(s->scores);
 	free(s->fits);
 	free(s->ocap);
 	free(s->oidle);
