@@ -13,6 +13,7 @@
 
 #include "ctld_conf.h"
 #include "ctld_open.h"
+#include "slurm_conf.h"
 
 /* slurmctld's configuration, asked once. */
 static slurm_conf_t *ctl;
@@ -56,20 +57,6 @@ static const char *_scalar(const char *key)
 	return NULL;
 }
 
-/* Append value (copied) to the NULL-terminated *vals of *n. */
-static int _add(char ***vals, int *n, const char *value)
-{
-	char **v = realloc(*vals, (*n + 2) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	*vals = v;
-	if (!(v[*n] = strdup(value)))
-		return -ENOMEM;
-	v[++*n] = NULL;
-	return 0;
-}
-
 static int _features(char ***vals, int *n)
 {
 	node_info_msg_t *nodes = NULL;
@@ -82,7 +69,8 @@ static int _features(char ***vals, int *n)
 	}
 	for (uint32_t i = 0; !rc && i < nodes->record_count; i++)
 		if (nodes->node_array[i].features)
-			rc = _add(vals, n, nodes->node_array[i].features);
+			rc = sfair_slurm_conf_append(vals, n,
+						     nodes->node_array[i].features);
 	slurm_free_node_info_msg(nodes);
 	return rc;
 }
@@ -103,14 +91,12 @@ char **sfair_ctld_conf_values(const char *key, int *n)
 	if (!strcasecmp(key, "Features"))
 		rc = _features(&vals, n);
 	else if ((value = _scalar(key)) && value[0])
-		rc = _add(&vals, n, value);
+		rc = sfair_slurm_conf_append(&vals, n, value);
 	if (rc)
 		goto fail;
 	return vals;
 fail:
-	for (int i = 0; i < *n; i++)
-		free(vals[i]);
-	free(vals);
+	sfair_slurm_conf_free(vals);
 	*n = 0;
 	errno = -rc;
 	return NULL;

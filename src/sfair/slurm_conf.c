@@ -100,16 +100,16 @@ typedef struct scan {
 	int n;
 } scan_t;
 
-static int _found(scan_t *sc, const char *value)
+int sfair_slurm_conf_append(char ***vals, int *n, const char *value)
 {
-	char **v = realloc(sc->vals, (sc->n + 2) * sizeof(*v));
+	char **v = realloc(*vals, (*n + 2) * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
-	sc->vals = v;
-	if (!(v[sc->n] = strdup(value)))
+	*vals = v;
+	if (!(v[*n] = strdup(value)))
 		return -ENOMEM;
-	v[++sc->n] = NULL;
+	v[++*n] = NULL;
 	return 0;
 }
 
@@ -154,7 +154,7 @@ static int _line(char *line, scan_t *sc)
 			tok++;
 			end[-1] = '\0';
 		}
-		if (_found(sc, tok))
+		if (sfair_slurm_conf_append(&sc->vals, &sc->n, tok))
 			return -ENOMEM;
 	}
 	return 0;

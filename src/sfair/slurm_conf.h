@@ -60,4 +60,11 @@ char *sfair_slurm_conf_get(const char *key);
 char **sfair_slurm_conf_values(const char *key, int *n);
 void sfair_slurm_conf_free(char **vals);
 
+/*
+ * Append a copy of value to the NULL-terminated array *vals of *n values
+ * (both updated).  Returns 0 or -ENOMEM; on failure *vals stays an array
+ * the caller frees with sfair_slurm_conf_free().
+ */
+int sfair_slurm_conf_append(char ***vals, int *n, const char *value);
+
 #endif /* HORAE_SFAIR_SLURM_CONF_H */
