@@ -9,8 +9,9 @@
 #
 # --quick: the core and simulator benchmarks only (no daemons, no root);
 # otherwise, as root, also the real-slurmctld ones:
-#   bench-priority-recalc.sh 10000 100 and 50000 1000   (priority/hmrf vs
-#                                                        multifactor)
+#   bench-priority-recalc.sh 10000 100, 50000 1000 and  (priority/hmrf vs
+#                            100000 1000                multifactor, both
+#                                                        at once, 11 min each)
 #   bench-select-cycle.sh 5000 64 90                    (select/eunomia vs
 #                                                        cons_tres)
 #   bench-submit.sh 5000                                (job_submit/justice
@@ -68,6 +69,8 @@ if [ -z "$quick" ]; then
 			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 10000 100
 		section "priority/hmrf vs priority/multifactor: 50,000 jobs, 1,000 accounts" \
 			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 50000 1000
+		section "priority/hmrf vs priority/multifactor: 100,000 jobs, 1,000 accounts" \
+			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 100000 1000
 		section "select/eunomia vs select/cons_tres: sdiag cycles, 5,000 jobs, 64 nodes" \
 			bash "$HERE/testsuite/bench/bench-select-cycle.sh" 5000 64 90
 		section "job_submit/justice vs no job_submit plugin: 5,000 submissions" \

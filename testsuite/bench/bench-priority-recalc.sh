@@ -1,46 +1,70 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench-priority-recalc: the CPU time of one full priority recalculation
-# in a real slurmctld, priority/hmrf next to stock priority/multifactor,
-# measured in the same run on the same cluster and the same queue.
+# bench-priority-recalc: what one full priority recalculation costs in a
+# real slurmctld, priority/hmrf beside stock priority/multifactor: CPU time
+# of the plugin's thread, and time that thread holds slurmctld's locks
+# (while it holds the job write lock nobody can submit, query or
+# schedule).  Both clusters run at the same time, on the same kind of
+# queue, and are sampled over the same window, so that machine noise falls
+# on both alike.  Prints figures; asserts nothing.
 #
 #   bench-priority-recalc.sh [JOBS [ACCOUNTS]]      (10000 100)
 #
-# BENCH_WINDOW=SECONDS samples each side that long (default 150, two or
-# three recalculations; 660 gives ten or more).
+# BENCH_WINDOW=SECONDS: how long both are sampled (default 660: eleven
+# recalculations at the 60 s period, ten at least once the first partial
+# one is left out).  BENCH_PERIOD=SECONDS: hmrf's Period (default 60,
+# multifactor's PriorityCalcPeriod, which cannot go lower).
 #
 # Stock priority/multifactor recalculates only with slurmdbd (without it,
 # it starts no decay thread), so both clusters run with MariaDB and
-# slurmdbd on loopback and the ACCOUNTS accounts made with sacctmgr.  The
-# JOBS jobs are queued through libslurm (bench_submit; their rate is
-# printed beside the recalculation, not sbatch's: see bench-submit.sh).
+# slurmdbd on loopback and the ACCOUNTS accounts made with sacctmgr.  Each
+# cluster has 8 nodes (select/cons_tres, no job_submit plugin,
+# sched/builtin so no backfill thread competes) and JOBS pending jobs of
+# ACCOUNTS accounts, held in a DOWN partition so that nothing starts; they
+# are queued through libslurm (bench_submit), one cluster after the other,
+# and their rate is printed (see bench-submit.sh for sbatch's).
 #
-# Each plugin gets a fresh 8-node cluster (select/cons_tres, no job_submit
-# plugin, sched/builtin so no backfill thread competes) and JOBS pending
-# jobs from ACCOUNTS accounts, held in a DOWN partition so that nothing
-# starts.  Both recalculate every 60 s (multifactor's PriorityCalcPeriod
-# cannot go lower).  The plugin's thread is found by its name
-# (multifactor's decay thread "decay", hmrf's recalculation thread
-# "hmrf"); that thread's on-CPU time is sampled from
-# /proc/PID/task/TID/schedstat (nanoseconds) for 150 s, and each burst of
-# work is one recalculation.  For hmrf, also the part of each
-# recalculation spent under slurmctld's locks (its DebugFlags=Priority
-# log line, at SlurmctldDebug=verbose), the part that can hold up scheduling.  Prints figures;
-# asserts nothing.
+# CPU: the plugin's thread (multifactor's "decay", hmrf's "hmrf") is found
+# by name; its on-CPU time is sampled from /proc/PID/task/TID/schedstat
+# every 0.25 s, and each burst of work is one recalculation.
+#
+# Locks: uprobes on slurmctld's lock_slurmctld (its return: the locks are
+# held) and unlock_slurmctld (its entry), recorded by `perf record` for
+# those two threads only; a recalculation's hold is the sum of its
+# lock-to-unlock spans (multifactor takes the job lock twice per
+# recalculation with Fair Tree, hmrf once).  The probes are named
+# horae_bench:* and removed at the end.  Without perf or uprobes the
+# locks are not measured, and the script says so.  hmrf's own
+# DebugFlags=Priority line (its locks, slurmdbd's association lock
+# included) is printed beside it as a cross-check.
+#
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/cluster.sh"
 JOBS=${1:-10000}
 ACCOUNTS=${2:-100}
-WINDOW=${BENCH_WINDOW:-150}
+WINDOW=${BENCH_WINDOW:-660}
+PERIOD=${BENCH_PERIOD:-60}
 [ "$(id -u)" = 0 ] || { echo "bench-priority-recalc: needs root" >&2; exit 2; }
 [ -n "${HORAE_PLUGINDIR:-}" ] || HORAE_PLUGINDIR=$("$HERE/../contribs/horae-build") || exit 1
 export HORAE_PLUGINDIR
 . "$HERE/bench/submitter.sh"
 
-dir=
-trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
+work=$(mktemp -d /tmp/horae-bench-prio.XXXXXX)
+dirs=()
+probes=
+cleanup()
+{
+	local d
+	for d in "${dirs[@]}"; do
+		hc_init "$d" >/dev/null 2>&1 && hc_stop
+		rm -rf "$d"
+	done
+	[ -z "$probes" ] || perf probe -q -d 'horae_bench:*' >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # plugin_thread PID NAME: the thread of slurmctld PID named NAME.
@@ -63,78 +87,136 @@ sample()
 	done
 }
 
-# bursts: from samples, per thread, runs of samples that each used > 1 ms;
-# report the thread with the most burst CPU: "bursts min_ms median_ms
-# max_ms".
+# bursts: from one thread's samples, the CPU ms of each run of samples
+# that each used > 1 ms, one a line.  The first burst is left out when
+# it was already under way at the first sample.
 bursts()
 {
-	sort -k2,2n -k1,1n | awk '
-	$2 != tid { tid = $2; last = $3; inb = 0; next }
+	awk 'NR == 1 { last = $3; next }
 	{
 		d = $3 - last; last = $3
-		if (d > 1e6) { if (!inb) { n[tid]++; inb = 1 } b[tid, n[tid]] += d; tot[tid] += d }
-		else inb = 0
+		if (d > 1e6) {
+			if (!inb) { n++; inb = 1; cut[n] = (NR == 2) }
+			b[n] += d
+		} else inb = 0
 	}
-	END {
-		best = ""
-		for (t in tot) if (best == "" || tot[t] > tot[best]) best = t
-		if (best == "") { print "0 0 0 0"; exit }
-		k = n[best]
-		for (i = 1; i <= k; i++) {	# insertion sort: mawk has no asort
-			x = b[best, i]
-			for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]
-			v[j + 1] = x
-		}
-		printf "%d %.1f %.1f %.1f\n", k, v[1] / 1e6, v[int((k + 1) / 2)] / 1e6, v[k] / 1e6
-	}'
+	END { for (i = 1; i <= n; i++) if (!cut[i]) printf "%.3f\n", b[i] / 1e6 }'
 }
 
-run()
+# holds TID: from perf script's "tid time event" lines, the ms each
+# recalculation of thread TID held slurmctld's locks: spans from a return
+# of lock_slurmctld to the next unlock_slurmctld, those less than 1 s
+# apart summed as one recalculation.
+holds()
 {
-	local prio=$1 thread=$2 extra=$3 debug=${4:-info} pid tid i t0 rate n min med max log skip
+	awk -v tid="$1" '$1 == tid {
+		t = $2; sub(":", "", t)
+		if ($3 ~ /locked/) { l = t; next }
+		if (l == "") next
+		if (last != "" && l - last > 1) { print sum * 1e3; sum = 0 }
+		sum += t - l; last = t; l = ""
+	} END { if (last != "") print sum * 1e3 }'
+}
+
+# stats: from one number a line, "n min q1 median q3 max" (or "0 - ...").
+stats()
+{
+	sort -g | awk '{ v[++n] = $1 } END {
+		if (!n) { print "0 - - - - -"; exit }
+		printf "%d %.1f %.1f %.1f %.1f %.1f\n", n, v[1], v[int((n + 3) / 4)],
+		       v[int((n + 1) / 2)], v[int((3 * n + 3) / 4)], v[n] }'
+}
+
+# start NAME PRIORITY EXTRA DEBUG: a cluster with the queue, its rundir
+# appended to dirs; prints "PID rate".
+start()
+{
+	local name=$1 prio=$2 extra=$3 debug=$4 dir t0 i
 	dir=$(mktemp -d /tmp/horae-bench.XXXXXX)
+	dirs+=("$dir")
 	hc_init "$dir" || return 1
 	HC_NODES=$(for i in 1 2 3 4 5 6 7 8; do echo "n$i 32 64000"; done) \
 	HC_PRIORITY=$prio HC_SELECT=select/cons_tres HC_JOBSUBMIT=none \
 	HC_DEBUG=$debug HC_ACCOUNTING=1 HC_ACCOUNTS=$(for ((i = 0; i < ACCOUNTS; i++)); do echo "acct$i:$((1 + i % 4))"; done) \
 	HC_EXTRA_CONF=$'PartitionName=hold Nodes=ALL State=DOWN\nSchedulerType=sched/builtin\nMaxJobCount=200000\n'"$extra" \
-	HC_HMRF_CONF=$'Period=60s\nWindow=sliding:7d' \
+	HC_HMRF_CONF=$'Period='"$PERIOD"$'s\nWindow=sliding:7d' \
 		hc_start >/dev/null 2>&1 || { echo "cluster for $prio did not start" >&2; return 1; }
 	t0=$SECONDS
 	for ((i = 0; i < JOBS; i++)); do
 		echo "hold acct$((i % ACCOUNTS)) $((1 + i % 16)) $((10 + i % 600)) - - true"
 	done | "$SUBMIT" >&2
-	rate=$(awk -v n="$JOBS" -v s="$((SECONDS - t0))" 'BEGIN { printf "%.0f", s ? n / s : n }')
-	pid=$(cat "$HC_RUNDIR/pids/slurmctld.pid")
-	tid=$(plugin_thread "$pid" "$thread")
-	if [ -z "$tid" ]; then
-		printf '%-22s %10s %8s %10s %10s %10s  %s\n' "$prio" "$rate" - - - - \
-			"no thread named $thread"
-	else
-		echo "  $prio: sampling thread $tid for ${WINDOW} s" >&2
-		log=$HC_RUNDIR/log/slurmctld.log
-		skip=$(wc -l <"$log")
-		read -r n min med max < <(sample "$pid" "$tid" "$WINDOW" | bursts)
-		MEDIAN[$prio]=$med
-		printf '%-22s %10s %8s %10s %10s %10s\n' "$prio" "$rate" "$n" "$min" "$med" "$max"
-		# hmrf says how long each recalculation held slurmctld's locks
-		# (DebugFlags=Priority); the rest of its burst saves the state
-		# and publishes sfair's views with no lock held.
-		tail -n +"$((skip + 1))" "$log" |
-			sed -n 's/.*recalculation took usec=\([0-9]*\).*/\1/p' |
-			sort -n | awk '{ v[++k] = $1 } END {
-				if (k) printf "  of which under slurmctld'"'"'s job and association locks: min %.1f ms, median %.1f ms, max %.1f ms (%d recalculations)\n", v[1] / 1e3, v[int((k + 1) / 2)] / 1e3, v[k] / 1e3, k }'
-	fi
-	hc_stop
-	rm -rf "$dir"
-	dir=
+	echo "$(cat "$HC_RUNDIR/pids/slurmctld.pid") $(awk -v n="$JOBS" -v s="$((SECONDS - t0))" 'BEGIN { printf "%.0f", s ? n / s : n }')" >"$work/$name.start"
+	echo "$HC_RUNDIR/log/slurmctld.log" >"$work/$name.log"
 }
 
-echo "$JOBS pending jobs of $ACCOUNTS accounts: submissions/s, and CPU ms per full recalculation"
-printf '%-22s %10s %8s %10s %10s %10s\n' plugin submit/s cycles min_ms median_ms max_ms
-declare -A MEDIAN
-run priority/hmrf hmrf $'DebugFlags=Priority' verbose
-run priority/multifactor decay $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000'
-awk -v h="${MEDIAN[priority/hmrf]:-0}" -v m="${MEDIAN[priority/multifactor]:-0}" \
-	'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/multifactor per recalculation (median CPU): %.2f\n", h / m }'
-echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(uname -r)"
+start hmrf priority/hmrf $'DebugFlags=Priority' verbose || exit 1
+start mf priority/multifactor $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000' info || exit 1
+read -r hpid hrate <"$work/hmrf.start"
+read -r mpid mrate <"$work/mf.start"
+htid=$(plugin_thread "$hpid" hmrf)
+mtid=$(plugin_thread "$mpid" decay)
+[ -n "$htid" ] || { echo "bench-priority-recalc: no thread named hmrf in slurmctld $hpid" >&2; exit 1; }
+[ -n "$mtid" ] || { echo "bench-priority-recalc: no thread named decay in slurmctld $mpid" >&2; exit 1; }
+
+# The lock probes, when perf and uprobes are there.
+lockwhy=
+bin=$(readlink -f "${HC_SBIN:-/usr/sbin}/slurmctld")
+if ! command -v perf >/dev/null; then
+	lockwhy="perf is not installed (linux-perf)"
+else
+	[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	perf probe -q -d 'horae_bench:*' >/dev/null 2>&1
+	if perf probe -q -x "$bin" --add 'horae_bench:locked=lock_slurmctld%return' >"$work/probe.log" 2>&1 &&
+	   perf probe -q -x "$bin" --add 'horae_bench:unlocking=unlock_slurmctld' >>"$work/probe.log" 2>&1; then
+		probes=1
+	else
+		lockwhy="no uprobes on $bin: $(tail -1 "$work/probe.log")"
+	fi
+fi
+
+echo "  sampling both plugins' threads for ${WINDOW} s (hmrf $htid in $hpid, multifactor's decay $mtid in $mpid)" >&2
+hskip=$(wc -l <"$(cat "$work/hmrf.log")")
+if [ -n "$probes" ]; then
+	perf record -q -e horae_bench:locked__return -e horae_bench:unlocking \
+		-t "$htid,$mtid" -o "$work/locks.data" -- sleep "$WINDOW" \
+		>"$work/perf.log" 2>&1 &
+	perfpid=$!
+fi
+sample "$hpid" "$htid" "$WINDOW" >"$work/hmrf.samples" &
+hs=$!
+sample "$mpid" "$mtid" "$WINDOW" >"$work/mf.samples" &
+ms=$!
+wait "$hs" "$ms"
+if [ -n "$probes" ]; then
+	wait "$perfpid"
+	perf script -i "$work/locks.data" -F tid,time,event >"$work/locks.txt" 2>>"$work/perf.log"
+fi
+
+read -r hn hmin hq1 hmed hq3 hmax < <(bursts <"$work/hmrf.samples" | stats)
+read -r mn mmin mq1 mmed mq3 mmax < <(bursts <"$work/mf.samples" | stats)
+echo "$JOBS pending jobs of $ACCOUNTS accounts, both plugins at once over ${WINDOW} s, recalculating every $PERIOD s"
+echo "CPU ms per full recalculation (q1, q3: quartiles)"
+fmt='%-22s %8s %7s %8s %8s %8s %8s %8s\n'
+printf "$fmt" plugin submit/s cycles min q1 median q3 max
+printf "$fmt" priority/hmrf "$hrate" "$hn" "$hmin" "$hq1" "$hmed" "$hq3" "$hmax"
+printf "$fmt" priority/multifactor "$mrate" "$mn" "$mmin" "$mq1" "$mmed" "$mq3" "$mmax"
+awk -v h="$hmed" -v m="$mmed" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/multifactor, median CPU per recalculation: %.2f\n", h / m }'
+if [ -n "$probes" ]; then
+	read -r ln lmin lq1 lmed lq3 lmax < <(holds "$htid" <"$work/locks.txt" | stats)
+	read -r kn kmin kq1 kmed kq3 kmax < <(holds "$mtid" <"$work/locks.txt" | stats)
+	echo "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)"
+	printf "$fmt" plugin '' cycles min q1 median q3 max
+	printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax"
+	printf "$fmt" priority/multifactor '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax"
+	awk -v h="$lmed" -v m="$kmed" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/multifactor, median time under slurmctld'"'"'s locks per recalculation: %.2f\n", h / m }'
+else
+	echo "time under slurmctld's locks: not measured: $lockwhy"
+fi
+# hmrf's own account of its locks (DebugFlags=Priority).
+tail -n +"$((hskip + 1))" "$(cat "$work/hmrf.log")" |
+	sed -n 's/.*recalculation took usec=\([0-9]*\).*/\1/p' |
+	awk '{ print $1 / 1e3 }' | stats | {
+	read -r n min _ med _ max
+	[ "$n" = 0 ] || echo "hmrf's own log: its job, node, partition and association locks held min $min ms, median $med ms, max $max ms ($n recalculations)"
+}
+echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
