@@ -119,7 +119,56 @@ typedef struct rank_state {
 	int *heap;
 	size_t heap_len;
 	double fair_aggregate; /* aggregate of an account at its share */
+	int n; /* TRES slots in use: every vector is 0 from here on */
 } rank_state_t;
+
+/*
+ * Dominant and aggregate share over the first n slots, and the smaller or
+ * larger of two numbers by comparison (a NaN argument is dropped, as fmin
+ * and fmax drop it): the ranking's inner loops, which run once per job
+ * ranked, over the slots in use only.  Slots past n hold 0 in every vector
+ * the ranking reads, which no sum, minimum or maximum here counts.
+ */
+static inline double _min(double x, double y)
+{
+	return y < x ? y : x;
+}
+
+static inline double _max(double x, double y)
+{
+	return y > x ? y : x;
+}
+
+static double _aggregate_n(const tres_vec_t *used, const tres_vec_t *capacity,
+			   double weight, int n)
+{
+	double sum = 0;
+
+	for (int i = 0; i < n; i++)
+		if (capacity->v[i] > 0)
+			sum += used->v[i] / capacity->v[i];
+	return sum / weight;
+}
+
+static double _dominant_n(const tres_vec_t *used, const tres_vec_t *capacity,
+			  double weight, int n)
+{
+	double dom = 0;
+
+	for (int i = 0; i < n; i++)
+		if (capacity->v[i] > 0)
+			dom = _max(dom, used->v[i] / capacity->v[i]);
+	return dom / weight;
+}
+
+/* 1 + the last slot that is not 0 in v, or 0. */
+static int _slots(const tres_vec_t *v)
+{
+	for (int i = TRES_MAX; i > 0; i--)
+		if (v->v[i - 1] != 0)
+			return i;
+	return 0;
+}
 
 /* Beta at the end of a step of span d (see hmrf_rank in hmrf.h): the
  * same as hmrf_beta() on used + running x d over ns + ns_rate x d, in one
@@ -131,11 +180,11 @@ static double _step_beta(const rank_state_t *st, int a, double d)
 	const double *ns = acct->ns.v, *rate = acct->ns_rate.v;
 	double beta = INFINITY;
 
-	for (int i = 0; i < TRES_MAX; i++) {
+	for (int i = 0; i < st->n; i++) {
 		double den = ns[i] + rate[i] * d;
 
 		if (den > 0)
-			beta = fmin(beta, (used[i] + run[i] * d) / den);
+			beta = _min(beta, (used[i] + run[i] * d) / den);
 	}
 	return beta;
 }
@@ -163,31 +212,31 @@ static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
 	}
 	switch (p->policy) {
 	case HMRF_POLICY_HMRF:
-		beta = _step_beta(st, a, fmin(job->duration, p->horizon));
+		beta = _step_beta(st, a, _min(job->duration, p->horizon));
 		if (beta < 1 - HMRF_TIE) {
 			k.cls = CLASS_LOSS;
 			k.k1 = beta;
 			break;
 		}
-		k.k1 = hmrf_aggregate(&st->used[a], R, w);
-		k.k2 = hmrf_dominant(&st->used[a], R, w);
+		k.k1 = _aggregate_n(&st->used[a], R, w, st->n);
+		k.k2 = _dominant_n(&st->used[a], R, w, st->n);
 		break;
 	case HMRF_POLICY_DRF:
-		k.k1 = hmrf_dominant(&st->running[a], R, w);
+		k.k1 = _dominant_n(&st->running[a], R, w, st->n);
 		break;
 	case HMRF_POLICY_AF:
-		k.k1 = hmrf_aggregate(&st->running[a], R, w);
+		k.k1 = _aggregate_n(&st->running[a], R, w, st->n);
 		break;
 	case HMRF_POLICY_LT_DRF:
-		k.k1 = hmrf_dominant(&st->used[a], R, w);
+		k.k1 = _dominant_n(&st->used[a], R, w, st->n);
 		break;
 	case HMRF_POLICY_LT_AF:
-		k.k1 = hmrf_aggregate(&st->used[a], R, w);
-		k.k2 = hmrf_dominant(&st->used[a], R, w);
+		k.k1 = _aggregate_n(&st->used[a], R, w, st->n);
+		k.k2 = _dominant_n(&st->used[a], R, w, st->n);
 		break;
 	}
 	if (p->borrow_limit > 0 &&
-	    hmrf_aggregate(&st->used[a], R, w) >
+	    _aggregate_n(&st->used[a], R, w, st->n) >
 		    (1 + p->borrow_limit) * st->fair_aggregate)
 		k.cls = CLASS_OVER_LIMIT;
 	return _tolerate(k);
@@ -339,12 +388,32 @@ static void _state_free(rank_state_t *st)
 /* Charge job j to account a, virtually. */
 static void _charge(rank_state_t *st, int a, const hmrf_job_t *job)
 {
-	tres_vec_t use = job->tres;
+	double d = _min(job->duration, st->p->horizon);
+	double *used = st->used[a].v, *run = st->running[a].v;
 
-	tres_scale(&use, fmin(job->duration, st->p->horizon));
-	tres_add(&st->used[a], &use);
-	tres_add(&st->running[a], &job->tres);
+	for (int i = 0; i < st->n; i++) {
+		used[i] += job->tres.v[i] * d;
+		run[i] += job->tres.v[i];
+	}
 	st->starving[a] = false;
+}
+
+/* The slots in use: past the last one that is not 0 in the capacity, in
+ * any account's vectors or in any job's, all hold 0. */
+static int _slots_in_use(const hmrf_params_t *p, const hmrf_account_t *accts,
+			 int nacct, const hmrf_job_t *jobs, size_t njobs)
+{
+	int n = _slots(&p->capacity);
+
+	for (int a = 0; a < nacct && n < TRES_MAX; a++) {
+		n = (int)_max(n, _slots(&accts[a].used));
+		n = (int)_max(n, _slots(&accts[a].running));
+		n = (int)_max(n, _slots(&accts[a].ns));
+		n = (int)_max(n, _slots(&accts[a].ns_rate));
+	}
+	for (size_t j = 0; j < njobs && n < TRES_MAX; j++)
+		n = (int)_max(n, _slots(&jobs[j].tres));
+	return n;
 }
 
 int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
@@ -361,6 +430,7 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 	if (njobs && !order)
 		return err_set(err, -EINVAL, "rank: missing arguments");
 	rc = _state_init(&st, p, accts, nacct);
+	st.n = _slots_in_use(p, accts, nacct, jobs, njobs);
 	if (!rc)
 		rc = _group(jobs, njobs, nacct, &first, &byacct);
 	if (!rc && !(next = malloc(((size_t)nacct + 1) * sizeof(*next))))
