@@ -12,8 +12,9 @@
 #   bench-priority-recalc.sh 10000 100, 50000 1000 and  (priority/hmrf vs
 #                            100000 1000                multifactor, both
 #                                                        at once, 11 min each)
-#   bench-select-cycle.sh 5000 64 90                    (select/eunomia vs
-#                                                        cons_tres)
+#   bench-select-cycle.sh 5000 64 120                   (select/eunomia vs
+#                                                        cons_tres, every
+#                                                        Placement)
 #   bench-submit.sh 5000                                (job_submit/justice
 #                                                        vs none)
 # The full run takes about an hour on a 2-core machine; run it alone.
@@ -72,7 +73,7 @@ if [ -z "$quick" ]; then
 		section "priority/hmrf vs priority/multifactor: 100,000 jobs, 1,000 accounts" \
 			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 100000 1000
 		section "select/eunomia vs select/cons_tres: sdiag cycles, 5,000 jobs, 64 nodes" \
-			bash "$HERE/testsuite/bench/bench-select-cycle.sh" 5000 64 90
+			bash "$HERE/testsuite/bench/bench-select-cycle.sh" 5000 64 120
 		section "job_submit/justice vs no job_submit plugin: 5,000 submissions" \
 			bash "$HERE/testsuite/bench/bench-submit.sh" 5000
 	else

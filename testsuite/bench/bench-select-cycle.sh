@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench-select-cycle: the cost of select/eunomia's placement steering on
-# slurmctld's scheduling cycles, next to plain select/cons_tres, in the
-# same run on the same queue, with Placement=best-fit and Placement=eunomia
-# (progress accounting and steering): JOBS pending jobs over NODES nodes
-# (slurmd daemons on this machine), the nodes kept busy so that every
-# cycle works.
-# Prints sdiag's main and backfill mean cycle times and their ratio.
+# bench-select-cycle: the cost of select/eunomia on slurmctld's scheduling
+# cycles, next to plain select/cons_tres, in the same run on the same
+# queue, for every Placement (first-fit, best-fit, affinity, rpsdsf,
+# eunomia with its speed map): JOBS pending jobs over NODES nodes (slurmd
+# daemons on this machine, one per node), the nodes kept partly busy so
+# that every cycle works; the main scheduler runs every 2 s
+# (sched_interval=2) and backfill every 5 s, so that 120 s hold some 50
+# main and 20 backfill cycles per side.  Each cycle is a sample: sdiag is read every
+# second, and a "Last cycle" is taken whenever the cycle count went up by
+# one since the last reading (two or more cycles between readings are
+# counted, not sampled).  Prints, for the main scheduler and backfill,
+# the cycles sampled and their quartiles and median (us), and each
+# Placement's median over cons_tres's.
 #
-#   bench-select-cycle.sh [JOBS [NODES [SECONDS]]]     (5000 64 90)
+#   bench-select-cycle.sh [JOBS [NODES [SECONDS]]]     (5000 64 120)
 #
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
 # Prints figures; asserts nothing.
@@ -17,7 +23,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/cluster.sh"
 JOBS=${1:-5000}
 NODES=${2:-64}
-RUN=${3:-90}
+RUN=${3:-120}
 [ "$(id -u)" = 0 ] || { echo "bench-select-cycle: needs root" >&2; exit 2; }
 [ -n "${HORAE_PLUGINDIR:-}" ] || HORAE_PLUGINDIR=$("$HERE/../contribs/horae-build") || exit 1
 export HORAE_PLUGINDIR
@@ -27,15 +33,36 @@ dir=
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
 
-# sdiag's "Mean cycle" of the main scheduler and of backfill, in us.
-cycles()
+# reading: one line "main_total main_last bf_total bf_last" from sdiag.
+reading()
 {
-	sdiag | awk '
+	sdiag 2>/dev/null | awk '
 		/^Main schedule statistics/ { sec = "main" }
 		/^Backfilling stats/ { sec = "bf" }
-		/Mean cycle:/ { v[sec] = $3 }
-		/Total cycles:/ { n[sec] = $3 }
-		END { printf "%s %s %s %s\n", v["main"] + 0, n["main"] + 0, v["bf"] + 0, n["bf"] + 0 }'
+		/^[[:space:]]*Last cycle:/ { last[sec] = $3 }
+		/^[[:space:]]*Total cycles:/ { n[sec] = $3 }
+		END { printf "%d %d %d %d\n", n["main"], last["main"], n["bf"], last["bf"] }'
+}
+
+# samples SECONDS: "main US" and "bf US" lines, one a cycle seen alone.
+samples()
+{
+	local end=$((SECONDS + $1)) pm=-1 pb=-1 m ml b bl
+	while [ $SECONDS -lt $end ]; do
+		read -r m ml b bl < <(reading)
+		[ "$pm" -ge 0 ] && [ "$m" = $((pm + 1)) ] && echo "main $ml"
+		[ "$pb" -ge 0 ] && [ "$b" = $((pb + 1)) ] && echo "bf $bl"
+		pm=$m pb=$b
+		sleep 1
+	done
+}
+
+# quartiles KIND: "n q1 median q3" of that kind's samples on stdin.
+quartiles()
+{
+	awk -v k="$1" '$1 == k { print $2 }' | sort -n | awk '{ v[++n] = $1 }
+		END { if (!n) { print "0 - - -"; exit }
+		      printf "%d %d %d %d\n", n, v[int((n + 3) / 4)], v[int((n + 1) / 2)], v[int((3 * n + 3) / 4)] }'
 }
 
 run()
@@ -46,7 +73,7 @@ run()
 	HC_NODES=$(for ((i = 1; i <= NODES; i++)); do
 		echo "c$i $((16 + 16 * (i % 4))) $((32000 + 32000 * (i % 3))) gen$((1 + i % 4))"; done) \
 	HC_SELECT=$select HC_EUNOMIA_CONF=$econf HC_JOBSUBMIT=none \
-	HC_EXTRA_CONF=$'SchedulerParameters=batch_sched_delay=0,bf_interval=5,bf_max_job_test=1000,default_queue_depth=1000\nMaxJobCount=100000' \
+	HC_EXTRA_CONF=$'SchedulerParameters=batch_sched_delay=0,sched_interval=2,bf_interval=5,bf_max_job_test=1000,default_queue_depth=1000\nMaxJobCount=100000' \
 	HC_HMRF_CONF=$'Period=30s' \
 		hc_start >/dev/null 2>&1 || { echo "cluster for $select did not start" >&2; return 1; }
 	# Keep every node partly busy with long jobs, then queue JOBS more.
@@ -57,24 +84,30 @@ run()
 		echo "- acct$((i % 50)) $((1 + i % 48)) $((5 + i % 120)) $((1000 * (1 + i % 8))) - sleep 600"
 	done | "$SUBMIT" >&2
 	sdiag -r >/dev/null 2>&1
-	sleep "$RUN"
-	read -r main mainn bf bfn < <(cycles)
-	printf '%-34s %14s %8s %14s %8s\n' "$select${econf:+ (${econf%% *})}" "$main" "$mainn" "$bf" "$bfn"
-	eval "MAIN_${3}=$main BF_${3}=$bf"
+	samples "$RUN" >"$dir/cycles"
+	read -r mn mq1 mmed mq3 < <(quartiles main <"$dir/cycles")
+	read -r bn bq1 bmed bq3 < <(quartiles bf <"$dir/cycles")
+	printf "$fmt" "$3" "$mn" "$mq1" "$mmed" "$mq3" "$bn" "$bq1" "$bmed" "$bq3"
+	MAIN[$3]=$mmed BF[$3]=$bmed
 	hc_stop
 	rm -rf "$dir"
 	dir=
 }
 
-echo "$JOBS queued jobs over $NODES nodes, ${RUN}s of scheduling: sdiag mean cycle (us) and cycles"
-printf '%-34s %14s %8s %14s %8s\n' select main_mean_us cycles backfill_mean_us cycles
-run select/cons_tres "" stock
-run select/eunomia "Placement=best-fit" ours
-run select/eunomia "Placement=eunomia SpeedMap=gen1:1,gen2:1.5,gen3:2,gen4:3" eun
-for p in ours:best-fit eun:eunomia; do
-	eval "a=\${MAIN_${p%%:*}:-0} c=\${BF_${p%%:*}:-0}"
-	awk -v a="$a" -v b="${MAIN_stock:-0}" -v c="$c" -v d="${BF_stock:-0}" -v p="${p#*:}" 'BEGIN {
-		if (b > 0) printf "ratio eunomia (%s) / cons_tres, main cycle: %.2f\n", p, a / b
-		if (d > 0) printf "ratio eunomia (%s) / cons_tres, backfill cycle: %.2f\n", p, c / d }'
+declare -A MAIN BF
+fmt='%-22s %6s %8s %8s %8s   %6s %8s %8s %8s\n'
+echo "$JOBS queued jobs over $NODES nodes, ${RUN} s of scheduling each: cycles sampled and their time (us)"
+printf "$fmt" select main q1 median q3 bf q1 median q3
+run select/cons_tres "" cons_tres
+for p in first-fit best-fit affinity rpsdsf; do
+	run select/eunomia "Placement=$p" "$p"
 done
-echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo)"
+run select/eunomia "Placement=eunomia SpeedMap=gen1:1,gen2:1.5,gen3:2,gen4:3" eunomia
+for p in first-fit best-fit affinity rpsdsf eunomia; do
+	awk -v p="$p" -v a="${MAIN[$p]:--}" -v b="${MAIN[cons_tres]:--}" \
+	    -v c="${BF[$p]:--}" -v d="${BF[cons_tres]:--}" 'BEGIN {
+		printf "ratio eunomia (%s) / cons_tres, median cycle: main %s, backfill %s\n", p,
+		       (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) : "-",
+		       (c + 0 > 0 && d + 0 > 0) ? sprintf("%.2f", c / d) : "-" }'
+done
+echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg)"
