@@ -17,7 +17,7 @@
 #                                                        Placement)
 #   bench-submit.sh 5000                                (job_submit/justice
 #                                                        vs none)
-# The full run takes about an hour on a 2-core machine; run it alone.
+# The full run takes about 75 minutes on a 2-core machine; run it alone.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 build=${HORAE_BUILDDIR:-$HERE/build}
