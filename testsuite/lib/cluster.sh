@@ -300,18 +300,24 @@ _hc_start_munge()
 	_hc_record munged "$pid"
 }
 
-# MariaDB in RUNDIR/db on port CTLD+98, with a user for slurmdbd.
+# MariaDB in RUNDIR/db on port CTLD+98, with a user for slurmdbd.  Its
+# temporary files go to RUNDIR/tmp, not /tmp: a mariadbd that starts
+# removes every "#sql*" file in its tmpdir, and so would break another
+# cluster's mariadb-install-db running at the same moment.
 _hc_start_mariadb()
 {
 	local d=$HC_RUNDIR/db port=$((HC_CTLD_PORT + 98)) pid
+	mkdir -p "$HC_RUNDIR/tmp"
 	if [ ! -d "$d/mysql" ]; then
 		mkdir -p "$d"
 		mariadb-install-db --no-defaults --user=root --datadir="$d" \
+			--tmpdir="$HC_RUNDIR/tmp" \
 			--auth-root-authentication-method=socket \
 			>"$HC_RUNDIR/log/mariadb-install.log" 2>&1 ||
-			{ hc_log "mariadb-install-db failed"; return 1; }
+			{ hc_log "mariadb-install-db failed: $(grep -m1 ERROR "$HC_RUNDIR/log/mariadb-install.log")"; return 1; }
 	fi
 	setsid /usr/sbin/mariadbd --no-defaults --user=root --datadir="$d" \
+		--tmpdir="$HC_RUNDIR/tmp" \
 		--socket="$HC_RUNDIR/mysql.sock" --port="$port" \
 		--bind-address=127.0.0.1 --pid-file="$HC_RUNDIR/mariadb.pid" \
 		--log-error="$HC_RUNDIR/log/mariadb.log" --skip-name-resolve \
