@@ -148,20 +148,25 @@ static double _fit_bound(const tres_vec_t *idle, const tres_vec_t *d)
 	return isinf(b) ? RANK_MAX : b;
 }
 
-static bool _any_idle(const sim_t *s, int n)
+static bool _any_idle(const sim_t *s, int n, const tres_vec_t *idle)
 {
 	for (int i = 0; i < TRES_MAX; i++)
-		if (s->t->nodes[n].capacity.v[i] > 0 && s->idle[n].v[i] > EPS)
+		if (s->t->nodes[n].capacity.v[i] > 0 && idle->v[i] > EPS)
 			return true;
 	return false;
 }
 
 /* The open nodes are those a task may still go to: with an idle CPU (the
- * common case, and cheap), or any idle TRES when a job asks for no CPU. */
+ * common case, and cheap), or any idle TRES when a job asks for no CPU.
+ * Whether node n, with idle as its idle TRES, is one. */
+static bool _is_open(const sim_t *s, int n, const tres_vec_t *idle)
+{
+	return idle->v[s->cpu] > EPS || (s->cpuless && _any_idle(s, n, idle));
+}
+
 static void _open_update(sim_t *s, int n)
 {
-	bool want =
-		s->idle[n].v[s->cpu] > EPS || (s->cpuless && _any_idle(s, n));
+	bool want = _is_open(s, n, &s->idle[n]);
 
 	if (want && s->open_pos[n] < 0) {
 		s->open_pos[n] = s->nopen;
@@ -960,16 +965,61 @@ static double _gang_room(const sim_t *s, int j)
 }
 
 /*
+ * Whether best match would start all `given` tasks of job j now.  It
+ * takes, task after task, the open node that matches the task best, fit
+ * or not, and waits when that one does not fit (_choose): so room on the
+ * open nodes is not enough.  This plays _choose's picks on copies of the
+ * open nodes' idle TRES, as _start_task would leave them.
+ */
+static bool _gang_best_match(sim_t *s, int j, int given)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	place_request_t q = { .demand = job->demand, .capacity = s->cap };
+	size_t m = 0;
+
+	for (int k = 0; k < s->nopen; k++) {
+		int n = s->open[k];
+
+		if (_eligible(s, j, n))
+			s->pidx[m++] = n;
+	}
+	qsort(s->pidx, m, sizeof(int), _cmp_int);
+	for (size_t k = 0; k < m; k++) {
+		s->pn[k].idle = s->idle[s->pidx[k]];
+		s->pn[k].speed = s->t->nodes[s->pidx[k]].speed;
+	}
+	for (int t = 0; t < given; t++) {
+		int b = m ? place_best_match(&q, s->pn, m) : -1;
+
+		if (b < 0)
+			return false;
+		tres_sub(&s->pn[b].idle, &job->demand);
+		_snap(&s->pn[b].idle);
+		if (!_is_open(s, s->pidx[b], &s->pn[b].idle)) {
+			/* It leaves the open nodes, as _open_update does. */
+			memmove(&s->pidx[b], &s->pidx[b + 1],
+				(m - b - 1) * sizeof(*s->pidx));
+			memmove(&s->pn[b], &s->pn[b + 1],
+				(m - b - 1) * sizeof(*s->pn));
+			m--;
+		}
+	}
+	return true;
+}
+
+/*
  * A moldable job runs on all the CPUs it was given at once (its work is
  * split over them): start all its tasks now, or none and block it.  The
  * tasks are alike, so they all fit exactly when the open nodes hold that
- * many of them.  Returns the tasks started, or -errno.
+ * many of them; with best match, when its picks do (_gang_best_match).
+ * Returns the tasks started, or -errno.
  */
 static int _start_gang(sim_t *s, int j)
 {
 	int rc, given = s->js[j].given;
 
-	if (_gang_room(s, j) < given) {
+	if (_gang_room(s, j) < given ||
+	    (s->c->placement.match && !_gang_best_match(s, j, given))) {
 		s->js[j].blocked = true;
 		return 0;
 	}
@@ -1453,13 +1503,16 @@ int sim_run(const sim_trace_t *t, const sim_config_t *c, sim_result_t **out,
 	    horae_err_t *err)
 {
 	sim_t s = { 0 };
+	bool looped = false;
 	int rc;
 
 	if (!t || !c || !out)
 		return err_set(err, -EINVAL, "sim_run: missing argument");
 	rc = _setup(&s, t, c, err);
-	if (!rc)
+	if (!rc) {
 		rc = _loop(&s);
+		looped = true;
+	}
 	if (!rc && c->progress)
 		c->progress(1.0, c->progress_arg);
 	_teardown(&s);
@@ -1472,6 +1525,11 @@ int sim_run(const sim_trace_t *t, const sim_config_t *c, sim_result_t **out,
 				"samples (accounts x sample times) by t=%g s: "
 				"sample less often",
 				c->sample, SIM_SAMPLES_MAX, s.next_sample);
+		else if (looped) /* _setup said what was wrong */
+			err_set(err, rc,
+				"the simulation stopped at t=%g s: %s (a fault "
+				"of horae-sim's: please report it)",
+				s.now, strerror(-rc));
 		sim_result_destroy(&s.r);
 		return rc;
 	}

@@ -258,6 +258,45 @@ START_TEST(test_cpuless_task)
 }
 END_TEST
 
+/*
+ * A moldable job under best match: its tasks start together or not at
+ * all, and best match takes, task after task, the open node matching the
+ * task best, fit or not.  On a 3-CPU and a 16-CPU node, tasks of 2 CPUs:
+ * after the first on the small node, the small one (1 CPU left) is still
+ * the best match and does not fit, so the gang waits (it used to start a
+ * task and stop the simulation with an unset error).  With a 4-CPU small
+ * node, two tasks fill it, it leaves the open nodes, and the third goes
+ * to the big one: the gang runs.
+ */
+START_TEST(test_best_match_gang)
+{
+	struct {
+		double small;
+		sim_job_status_t status;
+	} cases[] = { { 3, SIM_JOB_UNFINISHED }, { 4, SIM_JOB_ENDED } };
+	sim_trace_t t;
+	sim_result_t *r;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		_trace(&t, 2, 1, 1);
+		t.nodes[0].capacity = _v(cases[i].small, 1024 * cases[i].small);
+		t.nodes[1].capacity = _v(16, 16384);
+		_job(&t, 0, 0, 3, _v(2, 2048), 10)->moldable = true;
+		r = _run(&t, "fifo", "best-match", 1, 0, 0);
+		ck_assert_msg(r->jobs[0].status == cases[i].status,
+			      "small node of %g CPUs: status %d, want %d",
+			      cases[i].small, r->jobs[0].status,
+			      cases[i].status);
+		if (cases[i].status == SIM_JOB_ENDED)
+			ck_assert_int_eq(_placed(&t, r, 0, 0) * 10 +
+						 _placed(&t, r, 0, 1),
+					 21);
+		sim_result_destroy(&r);
+		sim_trace_free(&t);
+	}
+}
+END_TEST
+
 /* With Justice admission, --urgency=first lets Justice's order decide
  * (the deadline job first), ties leaves it to the ordering policy (fifo:
  * the older job first), as job_submit/justice beside priority/hmrf. */
@@ -548,6 +587,7 @@ int main(void)
 	tcase_add_test(tc, test_table1_hmrf);
 	tcase_add_test(tc, test_start_latency);
 	tcase_add_test(tc, test_cpuless_task);
+	tcase_add_test(tc, test_best_match_gang);
 	tcase_add_test(tc, test_justice_urgency);
 	tcase_add_test(tc, test_drfh_fig1);
 	tcase_add_test(tc, test_psdsf_table2);
