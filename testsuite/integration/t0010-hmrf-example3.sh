@@ -11,9 +11,9 @@
 #
 # Example 4 (Figs. 3-5): A's jobs take 1 CPU and 2 GB, B's 1 CPU and 1 GB;
 # 15 and 80 jobs at step 1, 60 and 40 to run at step 2.  lt-af must start
-# exactly 15/70 then 42/16, which leaves B below what it would have had on
-# half the cluster (20 jobs); hmrf must give B at least those 20 (sharing
-# incentive).
+# exactly 15/70, then leave B below what it would have had on half the
+# cluster (20 jobs; the paper's 42/16 is printed beside what ran); hmrf
+# must give B at least those 20 (sharing incentive).
 #
 # What a real cluster cannot give exactly: H-MRF's per-step counts.  Its
 # sharing degree weighs usage against entitlement, and on Slurm the node is
@@ -141,7 +141,21 @@ for policy in hmrf lt-af; do
 		[ "${RAN_B[1]:-0}" -ge 20 ]
 		tap_ok "example4 hmrf: B gets at least its non-sharing 20 at step 2 (${RAN_B[1]:-?})" $?
 	else
-		steps example4 lt-af "15 42 / 70 16"
+		# The paper's point: lt-af leaves B below the 20 jobs it would
+		# have had on its half of the cluster.  Its exact 42/16 rests
+		# on the last gigabyte: when A's 43rd job comes before B's
+		# 16th and does not fit, slurmctld stops that pass for the
+		# node (both partitions are on it), so a second's difference
+		# in step 1's charges gives 42/15 (seen once, in a run of the
+		# whole suite on 2026-11-25; 42/16 in the runs before it).
+		# Step 1 must be exact; step 2 is printed against the paper,
+		# and B asserted below 20 with a margin.
+		tap_diag "example4 lt-af: jobs started per step A ${RAN_A[*]} / B ${RAN_B[*]} (paper: 15 42 / 70 16)"
+		[ "${RAN_A[0]:-}/${RAN_B[0]:-}" = 15/70 ]
+		tap_ok "example4 lt-af: step 1 is the paper's (15 / 70)" $? \
+			"got ${RAN_A[0]:-?} / ${RAN_B[0]:-?}"
+		[ "${RAN_B[1]:-99}" -le 17 ]
+		tap_ok "example4 lt-af: B gets at most 17 at step 2, below its non-sharing 20 (${RAN_B[1]:-?}; paper: 16)" $?
 	fi
 done
 tap_done
