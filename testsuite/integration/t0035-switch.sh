@@ -80,7 +80,12 @@ run_ids()
 # Two running jobs fill the cluster; three wait.
 r1=$(sbatch --parsable -A phys -n 2 -w n1 -o /dev/null --wrap "sleep 600")
 r2=$(sbatch --parsable -A phys -n 2 -w n2 -o /dev/null --wrap "sleep 600")
-sleep 3
+# Until both run (a loaded machine's stock 24.11 had started neither
+# after a fixed 3 s, in a run of both suites at once).
+for _ in $(seq 120); do
+	[ "$(states "$r1" "$r2")" = "$r1=RUNNING $r2=RUNNING" ] && break
+	sleep 0.5
+done
 p=()
 for i in 1 2 3; do
 	p+=("$(sbatch --parsable -A phys -n 1 -t 1 -o /dev/null --wrap 'sleep 2')")
