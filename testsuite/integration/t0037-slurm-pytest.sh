@@ -25,14 +25,17 @@ tap_ok "Slurm's python testsuite ran on both clusters (JUnit in $out)" $?
 [ $rc = 0 ]
 tap_ok "every Slurm test that passes with the stock plugins passes with Horae's (exit $rc)" $?
 # The sprio tests and multifactor's priority tests, gated on the name
-# priority/multifactor, ran and passed on Horae.
+# priority/multifactor, ran and passed on Horae: on 22.05 in directories
+# of their own, on 24.11 as tests/test_113_2.py (sprio's options),
+# test_113_5.py (sprio --weights) and test_130_3.py (priorities).
 python3 - "$out/horae.xml" <<'PY'
 import sys
 import xml.etree.ElementTree as ET
 cases = [c for c in ET.parse(sys.argv[1]).getroot().iter("testcase")
          if c.get("classname", "").endswith((
              ".sprio.test_--weights", ".sprio.test_job_options",
-             ".PriorityType.multifactor.test_priority"))]
+             ".PriorityType.multifactor.test_priority",
+             ".test_113_2", ".test_113_5", ".test_130_3"))]
 ok = [c for c in cases if not len([k for k in c if k.tag != "properties"])]
 print(f"# gated tests passed on Horae: {len(ok)} of {len(cases)}")
 sys.exit(0 if cases and len(ok) == len(cases) else 1)
