@@ -895,13 +895,34 @@ static int _choose_scored(sim_t *s, int j, place_request_t *q)
 	return m == 1 ? lone : bad ? -1 : best;
 }
 
+/* Best match's candidates for job j: the open nodes it may run on, fit
+ * or not, by index in s->pidx and with their idle TRES and speed in
+ * s->pn.  Returns how many. */
+static size_t _match_candidates(sim_t *s, int j)
+{
+	size_t m = 0;
+
+	for (int k = 0; k < s->nopen; k++) {
+		int n = s->open[k];
+
+		if (_eligible(s, j, n))
+			s->pidx[m++] = n;
+	}
+	qsort(s->pidx, m, sizeof(int), _cmp_int);
+	for (size_t k = 0; k < m; k++) {
+		s->pn[k].idle = s->idle[s->pidx[k]];
+		s->pn[k].speed = s->t->nodes[s->pidx[k]].speed;
+	}
+	return m;
+}
+
 /* The node the placement policy picks for a task of job j, or -1. */
 static int _choose(sim_t *s, int j)
 {
 	const sim_job_t *job = &s->t->jobs[j];
 	const sim_place_t *pl = &s->c->placement;
 	place_request_t q = { .demand = job->demand, .capacity = s->cap };
-	size_t m = 0;
+	size_t m;
 
 	if (pl->rrr) {
 		bool any = false;
@@ -915,20 +936,8 @@ static int _choose(sim_t *s, int j)
 	}
 	if (!pl->match)
 		return _choose_scored(s, j, &q);
-	/* Best match looks at the nodes that do not fit too. */
-	for (int k = 0; k < s->nopen; k++) {
-		int n = s->open[k];
-
-		if (_eligible(s, j, n))
-			s->pidx[m++] = n;
-	}
-	if (!m)
+	if (!(m = _match_candidates(s, j)))
 		return -1;
-	qsort(s->pidx, m, sizeof(int), _cmp_int);
-	for (size_t k = 0; k < m; k++) {
-		s->pn[k].idle = s->idle[s->pidx[k]];
-		s->pn[k].speed = s->t->nodes[s->pidx[k]].speed;
-	}
 	m = place_best_match(&q, s->pn, m);
 	return (int)m < 0 ? -1 : s->pidx[m];
 }
@@ -975,19 +984,8 @@ static bool _gang_best_match(sim_t *s, int j, int given)
 {
 	const sim_job_t *job = &s->t->jobs[j];
 	place_request_t q = { .demand = job->demand, .capacity = s->cap };
-	size_t m = 0;
+	size_t m = _match_candidates(s, j);
 
-	for (int k = 0; k < s->nopen; k++) {
-		int n = s->open[k];
-
-		if (_eligible(s, j, n))
-			s->pidx[m++] = n;
-	}
-	qsort(s->pidx, m, sizeof(int), _cmp_int);
-	for (size_t k = 0; k < m; k++) {
-		s->pn[k].idle = s->idle[s->pidx[k]];
-		s->pn[k].speed = s->t->nodes[s->pidx[k]].speed;
-	}
 	for (int t = 0; t < given; t++) {
 		int b = m ? place_best_match(&q, s->pn, m) : -1;
 

@@ -72,62 +72,13 @@ double hmrf_beta(const tres_vec_t *used, const tres_vec_t *ns)
 	return beta;
 }
 
-double hmrf_aggregate(const tres_vec_t *used, const tres_vec_t *capacity,
-		      double weight)
-{
-	double sum = 0;
-
-	for (int i = 0; i < TRES_MAX; i++)
-		if (capacity->v[i] > 0)
-			sum += used->v[i] / capacity->v[i];
-	return sum / weight;
-}
-
-double hmrf_dominant(const tres_vec_t *used, const tres_vec_t *capacity,
-		     double weight)
-{
-	double dom = 0;
-
-	for (int i = 0; i < TRES_MAX; i++)
-		if (capacity->v[i] > 0)
-			dom = fmax(dom, used->v[i] / capacity->v[i]);
-	return dom / weight;
-}
-
-/* --- ranking ------------------------------------------------------------ */
-
-enum {
-	CLASS_STARVING = 0, /* past the timeout */
-	CLASS_LOSS,	    /* H-MRF: in sharing loss */
-	CLASS_NORMAL,
-	CLASS_OVER_LIMIT, /* past the borrow limit */
-};
-
-typedef struct rank_key {
-	int cls;
-	double k1, k2;
-	double t1, t2; /* their tolerances, HMRF_TIE x |k| (_tolerate) */
-} rank_key_t;
-
-typedef struct rank_state {
-	const hmrf_params_t *p;
-	const hmrf_account_t *accts;
-	tres_vec_t *used;    /* virtual copies */
-	tres_vec_t *running;
-	bool *starving;
-	rank_key_t *keys;
-	int *heap;
-	size_t heap_len;
-	double fair_aggregate; /* aggregate of an account at its share */
-	int n; /* TRES slots in use: every vector is 0 from here on */
-} rank_state_t;
-
 /*
  * Dominant and aggregate share over the first n slots, and the smaller or
  * larger of two numbers by comparison (a NaN argument is dropped, as fmin
  * and fmax drop it): the ranking's inner loops, which run once per job
- * ranked, over the slots in use only.  Slots past n hold 0 in every vector
- * the ranking reads, which no sum, minimum or maximum here counts.
+ * ranked, over the slots in use only (hmrf_aggregate and hmrf_dominant
+ * over all of them).  Slots past n hold 0 in every vector the ranking
+ * reads, which no sum, minimum or maximum here counts.
  */
 static inline double _min(double x, double y)
 {
@@ -160,6 +111,46 @@ static double _dominant_n(const tres_vec_t *used, const tres_vec_t *capacity,
 			dom = _max(dom, used->v[i] / capacity->v[i]);
 	return dom / weight;
 }
+
+double hmrf_aggregate(const tres_vec_t *used, const tres_vec_t *capacity,
+		      double weight)
+{
+	return _aggregate_n(used, capacity, weight, TRES_MAX);
+}
+
+double hmrf_dominant(const tres_vec_t *used, const tres_vec_t *capacity,
+		     double weight)
+{
+	return _dominant_n(used, capacity, weight, TRES_MAX);
+}
+
+/* --- ranking ------------------------------------------------------------ */
+
+enum {
+	CLASS_STARVING = 0, /* past the timeout */
+	CLASS_LOSS,	    /* H-MRF: in sharing loss */
+	CLASS_NORMAL,
+	CLASS_OVER_LIMIT, /* past the borrow limit */
+};
+
+typedef struct rank_key {
+	int cls;
+	double k1, k2;
+	double t1, t2; /* their tolerances, HMRF_TIE x |k| (_tolerate) */
+} rank_key_t;
+
+typedef struct rank_state {
+	const hmrf_params_t *p;
+	const hmrf_account_t *accts;
+	tres_vec_t *used;    /* virtual copies */
+	tres_vec_t *running;
+	bool *starving;
+	rank_key_t *keys;
+	int *heap;
+	size_t heap_len;
+	double fair_aggregate; /* aggregate of an account at its share */
+	int n; /* TRES slots in use: every vector is 0 from here on */
+} rank_state_t;
 
 /* 1 + the last slot that is not 0 in v, or 0. */
 static int _slots(const tres_vec_t *v)
@@ -403,16 +394,21 @@ static void _charge(rank_state_t *st, int a, const hmrf_job_t *job)
 static int _slots_in_use(const hmrf_params_t *p, const hmrf_account_t *accts,
 			 int nacct, const hmrf_job_t *jobs, size_t njobs)
 {
-	int n = _slots(&p->capacity);
+	const tres_vec_t *v[4];
+	int n = _slots(&p->capacity), k;
 
 	for (int a = 0; a < nacct && n < TRES_MAX; a++) {
-		n = (int)_max(n, _slots(&accts[a].used));
-		n = (int)_max(n, _slots(&accts[a].running));
-		n = (int)_max(n, _slots(&accts[a].ns));
-		n = (int)_max(n, _slots(&accts[a].ns_rate));
+		v[0] = &accts[a].used;
+		v[1] = &accts[a].running;
+		v[2] = &accts[a].ns;
+		v[3] = &accts[a].ns_rate;
+		for (int i = 0; i < 4; i++)
+			if ((k = _slots(v[i])) > n)
+				n = k;
 	}
 	for (size_t j = 0; j < njobs && n < TRES_MAX; j++)
-		n = (int)_max(n, _slots(&jobs[j].tres));
+		if ((k = _slots(&jobs[j].tres)) > n)
+			n = k;
 	return n;
 }
 
