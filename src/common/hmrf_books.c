@@ -30,6 +30,7 @@ struct hmrf_books {
 	int ntres;
 	hmrf_state_t *st;
 	tres_vec_t capacity;
+	tres_vec_t configured; /* the whole cluster; 0 when not set */
 	pass_acct_t *acct;
 	int cap;
 	bool open;   /* between begin and close */
@@ -227,6 +228,29 @@ int hmrf_books_set_capacity(hmrf_books_t *b, const tres_vec_t *capacity)
 			return -EINVAL;
 	b->capacity = *capacity;
 	return 0;
+}
+
+int hmrf_books_set_configured(hmrf_books_t *b, const tres_vec_t *configured)
+{
+	if (!b || !configured)
+		return -EINVAL;
+	for (int i = 0; i < TRES_MAX; i++)
+		if (!(configured->v[i] >= 0) || !isfinite(configured->v[i]))
+			return -EINVAL;
+	b->configured = *configured;
+	return 0;
+}
+
+/* What the ranking divides by: the capacity in service, or the configured
+ * one where nothing of a TRES is in service. */
+static tres_vec_t _rank_capacity(const hmrf_books_t *b)
+{
+	tres_vec_t r = b->capacity;
+
+	for (int i = 0; i < TRES_MAX; i++)
+		if (!(r.v[i] > 0))
+			r.v[i] = b->configured.v[i];
+	return r;
 }
 
 int hmrf_books_begin(hmrf_books_t *b, double now)
@@ -451,7 +475,7 @@ int hmrf_books_standing(const hmrf_books_t *b, double *factor)
 		/* A job too small to move anyone's books: a millionth of
 		 * the cluster for a second. */
 		probe[a].account = a;
-		probe[a].tres = b->capacity;
+		probe[a].tres = _rank_capacity(b);
 		tres_scale(&probe[a].tres, 1e-6);
 		probe[a].duration = 1;
 	}
@@ -482,7 +506,7 @@ int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
 	for (int a = 0; a < n; a++)
 		hmrf_books_get(b, a, &acct[a]);
 	p.policy = b->conf.policy;
-	p.capacity = b->capacity;
+	p.capacity = _rank_capacity(b);
 	p.now = b->now;
 	p.timeout = b->conf.timeout;
 	p.horizon = hmrf_books_horizon(b);

@@ -119,6 +119,18 @@ int hmrf_books_set_weight(hmrf_books_t *b, int a, double weight,
 int hmrf_books_set_capacity(hmrf_books_t *b, const tres_vec_t *capacity);
 
 /*
+ * What the cluster has when all of it is in service.  The ranking divides
+ * each TRES by the capacity in service, or by this one where none of that
+ * TRES is in service (every node drained or down): the order then stays
+ * the order of the accounts' standing, and the first pass after the nodes
+ * come back starts the jobs it would have started with them in service.
+ * Shares and entitlement keep the capacity in service.  Not set: 0, the
+ * ranking divides by the capacity in service alone.  Returns 0 or -EINVAL
+ * (a negative amount); nothing changes on failure.
+ */
+int hmrf_books_set_configured(hmrf_books_t *b, const tres_vec_t *configured);
+
+/*
  * Open a pass at now: forget the last pass's holdings and demand.  A now
  * before the last charge is taken as the last charge (the clock never
  * goes back).  Returns 0 or -EINVAL (now not finite).

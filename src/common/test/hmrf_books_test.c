@@ -168,6 +168,66 @@ START_TEST(test_standing)
 }
 END_TEST
 
+/*
+ * The order a pass gives two accounts, a and b, each with one job
+ * waiting, after a ran alone on half the cluster for 100 s: with the
+ * cluster in service (cap R), or drained (cap 0) with the whole of it
+ * configured (conf).  order[0] is the account that goes first.
+ */
+static void _order_after_drain(hmrf_policy_t policy, tres_vec_t cap,
+			       tres_vec_t conf, size_t *order)
+{
+	hmrf_books_conf_t c = _conf(policy, WINDOW_NONE, 0);
+	hmrf_books_t *b = hmrf_books_create(&c, 0, NULL);
+	tres_vec_t R = _v(100, 100), half = _v(50, 50), one = _v(1, 1);
+	hmrf_job_t jobs[2] = { { 0, one, 10 }, { 1, one, 10 } };
+
+	ck_assert_ptr_nonnull(b);
+	ck_assert_int_eq(hmrf_books_set_capacity(b, &R), 0);
+	hmrf_books_account(b, "a");
+	hmrf_books_account(b, "b");
+	hmrf_books_begin(b, 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_begin(b, 100);
+	hmrf_books_ended(b, 1, 0, &half, 0, 100);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	ck_assert_int_eq(hmrf_books_set_capacity(b, &cap), 0);
+	ck_assert_int_eq(hmrf_books_set_configured(b, &conf), 0);
+	hmrf_books_begin(b, 110);
+	hmrf_books_waiting(b, 0, &one, 105);
+	hmrf_books_waiting(b, 1, &one, 105);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	ck_assert_int_eq(hmrf_books_rank(b, jobs, 2, order, NULL), 0);
+	hmrf_books_destroy(&b);
+}
+
+/* With every node drained the ranking divides by the configured capacity:
+ * the order is the one the cluster in service gives (b, which used
+ * nothing, first), not a tie broken by job order. */
+START_TEST(test_rank_while_drained)
+{
+	hmrf_policy_t pol[] = { HMRF_POLICY_HMRF, HMRF_POLICY_LT_DRF,
+				HMRF_POLICY_LT_AF };
+	tres_vec_t R = _v(100, 100), none = _v(0, 0), bad = _v(-1, 0);
+	size_t up[2], drained[2];
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	hmrf_books_t *b = hmrf_books_create(&c, 0, NULL);
+
+	for (size_t i = 0; i < sizeof(pol) / sizeof(pol[0]); i++) {
+		_order_after_drain(pol[i], R, none, up);
+		ck_assert_uint_eq(up[0], 1);
+		_order_after_drain(pol[i], none, R, drained);
+		ck_assert_uint_eq(drained[0], up[0]);
+		ck_assert_uint_eq(drained[1], up[1]);
+	}
+	/* Bad input changes nothing. */
+	ck_assert_int_eq(hmrf_books_set_configured(NULL, &R), -EINVAL);
+	ck_assert_int_eq(hmrf_books_set_configured(b, NULL), -EINVAL);
+	ck_assert_int_eq(hmrf_books_set_configured(b, &bad), -EINVAL);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
 START_TEST(test_ended_once)
 {
 	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
@@ -1201,6 +1261,7 @@ int main(void)
 	tcase_add_test(tc, test_short_window_is_memoryless);
 	tcase_add_test(tc, test_table1_long_windows_remember);
 	tcase_add_test(tc, test_weights_2_to_1);
+	tcase_add_test(tc, test_rank_while_drained);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("generated");
 	tcase_set_timeout(tc, 60);

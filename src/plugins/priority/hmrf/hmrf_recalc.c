@@ -82,12 +82,14 @@ static bool _in_service(const node_record_t *node_ptr)
 }
 
 /*
- * What the nodes in service have of each TRES charged: the capacity the
- * books share out (hmrf_books_set_capacity), so that time when nodes are
- * down or drained gives no account an entitlement the cluster could not
- * have given.  Needs the node read lock.
+ * What the nodes have of each TRES charged: those in service (all false)
+ * give the capacity the books share out (hmrf_books_set_capacity), so that
+ * time when nodes are down or drained gives no account an entitlement the
+ * cluster could not have given; all of them, what the ranking divides by
+ * when none is in service (hmrf_books_set_configured).  Needs the node
+ * read lock.
  */
-static tres_vec_t _in_service_capacity(const hmrf_ctx_t *ctx)
+static tres_vec_t _capacity(const hmrf_ctx_t *ctx, bool all)
 {
 	int n = tres_layout_count(ctx->layout);
 	node_record_t *node_ptr;
@@ -95,7 +97,7 @@ static tres_vec_t _in_service_capacity(const hmrf_ctx_t *ctx)
 
 	tres_zero(&cap);
 	for (int i = 0; (node_ptr = next_node(&i)); i++) {
-		if (!node_ptr->name || !_in_service(node_ptr))
+		if (!node_ptr->name || (!all && !_in_service(node_ptr)))
 			continue;
 		for (int k = 0; k < n; k++) {
 			int p = ctx->tres_pos[k];
@@ -538,7 +540,9 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 		return;
 	hmrf_tres_refresh(ctx);
 	_refresh_tree(ctx);
-	cap = _in_service_capacity(ctx);
+	cap = _capacity(ctx, true);
+	hmrf_books_set_configured(ctx->books, &cap);
+	cap = _capacity(ctx, false);
 	hmrf_books_set_capacity(ctx->books, &cap);
 	r.charged = hmrf_books_charged_until(ctx->books);
 	hmrf_usage_advance(r.charged, r.now);
