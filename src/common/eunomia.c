@@ -47,6 +47,19 @@ double eunomia_expected_rate(double cpus, double constraint_speed,
 	return cpus * speed;
 }
 
+double eunomia_charge_span(double run, double horizon, double period)
+{
+	double span = run;
+
+	if (!(run > 0))
+		return 0;
+	if (horizon > 0 && horizon < span)
+		span = horizon;
+	if (period > 0 && period < span)
+		span = period;
+	return span;
+}
+
 double eunomia_fair_share(const eunomia_account_t *accts, int nacct,
 			  double monopoly)
 {

@@ -60,6 +60,21 @@ double eunomia_fair_share(const eunomia_account_t *accts, int nacct,
 double eunomia_expected_rate(double cpus, double constraint_speed,
 			     double monopoly_rate, double total_cpus);
 
+/*
+ * How long a pending job's expected progress counts when the online order
+ * is built (eunomia_job_t.duration): its expected run, but no longer than
+ * horizon (when > 0) and no longer than period, the time until the order
+ * is built again from the progress the accounts really received (when
+ * > 0).  Online Eunomia gives each freed server to the account with the
+ * lowest progress share whose constraints it meets; an order kept for a
+ * period does the same when each job counts only for what it makes before
+ * the next order.  Charging whole expected runs instead lets forecasts
+ * outweigh real shares: an account that may run anywhere is then picked
+ * as often as one pinned to the nodes it competes for, and takes more
+ * than its share of them.  0 when run is not positive or not a number.
+ */
+double eunomia_charge_span(double run, double horizon, double period);
+
 typedef struct eunomia_job {
 	int account;
 	double rate;	 /* progress per second while it runs: CPUs x speed */

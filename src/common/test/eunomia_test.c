@@ -160,6 +160,219 @@ START_TEST(test_eunomia_expected_rate)
 }
 END_TEST
 
+/* A pending job counts for what it makes until the next order: its run,
+ * capped by the horizon and by the period. */
+START_TEST(test_eunomia_charge_span)
+{
+	/* A 300 s limit, orders every 2 s: 2 s. */
+	ck_assert_double_eq(eunomia_charge_span(300, 0, 2), 2);
+	/* A job shorter than the period counts whole. */
+	ck_assert_double_eq(eunomia_charge_span(1.5, 0, 2), 1.5);
+	/* The horizon caps too, whichever is shorter. */
+	ck_assert_double_eq(eunomia_charge_span(300, 10, 30), 10);
+	ck_assert_double_eq(eunomia_charge_span(300, 60, 30), 30);
+	/* No period, no horizon: the whole run. */
+	ck_assert_double_eq(eunomia_charge_span(300, 0, 0), 300);
+	ck_assert_double_eq(eunomia_charge_span(300, -1, NAN), 300);
+	/* Nothing to charge. */
+	ck_assert_double_eq(eunomia_charge_span(0, 10, 2), 0);
+	ck_assert_double_eq(eunomia_charge_span(-5, 10, 2), 0);
+	ck_assert_double_eq(eunomia_charge_span(NAN, 10, 2), 0);
+}
+END_TEST
+
+/*
+ * The online order kept for a period, on generated clusters, against a
+ * model of slurmctld written here: its main scheduler, told not to stop
+ * at a job that cannot start (SchedulerParameters=bf_min_prio_reserve
+ * above every priority), starts on each free CPU the first job in the
+ * order whose constraint the CPU's node meets; the order is rebuilt
+ * every period from the progress really made.  Two pools of nodes, speed
+ * 1 and a faster speed; accounts pinned to one pool or free; one-CPU jobs
+ * of WORK units (WORK / speed seconds), a backlog for every account.
+ */
+#define M_CPUS 64
+#define M_ACCTS 6
+#define M_WORK 12.0
+#define M_LIMIT 300.0 /* the jobs' time limit */
+#define M_PERIOD 2.0
+#define M_TICK 0.05
+
+typedef struct model {
+	int ncpu, nacct;
+	double speed[M_CPUS];
+	int pool[M_CPUS];      /* 0 slow, 1 fast */
+	int pin[M_ACCTS];      /* -1 any node, else the pool */
+} model_t;
+
+static double _pool_speed(const model_t *m, int pool)
+{
+	for (int c = 0; c < m->ncpu; c++)
+		if (m->pool[c] == pool)
+			return m->speed[c];
+	return 0;
+}
+
+/* Run the model for secs seconds charging each pending job for
+ * eunomia_charge_span(M_LIMIT, 0, period); progress per account in x.
+ * Returns max/min of the accounts' progress. */
+static double _model_run(const model_t *m, double period, double secs,
+			 double *x)
+{
+	enum { PER = M_CPUS }; /* jobs per account in one order */
+	eunomia_account_t a[M_ACCTS];
+	eunomia_job_t j[M_ACCTS * PER];
+	size_t order[M_ACCTS * PER], njobs = 0;
+	bool used[M_ACCTS * PER];
+	double until[M_CPUS] = { 0 }, rate = 0, mx = 0, mn = -1;
+	int owner[M_CPUS];
+	long ticks = lround(secs / M_TICK), every = lround(M_PERIOD / M_TICK);
+	horae_err_t err;
+
+	for (int c = 0; c < m->ncpu; c++) {
+		rate += m->speed[c];
+		owner[c] = -1;
+	}
+	for (int i = 0; i < m->nacct; i++)
+		x[i] = 0;
+	for (long k = 0; k < ticks; k++) {
+		double t = k * M_TICK;
+
+		if (k % every == 0) { /* a recalculation */
+			njobs = 0;
+			for (int i = 0; i < m->nacct; i++) {
+				a[i] = (eunomia_account_t){ 1, x[i], 0, true };
+				for (int n = 0; n < PER; n++) {
+					j[njobs] = (eunomia_job_t){
+						i,
+						eunomia_expected_rate(
+							1,
+							m->pin[i] < 0 ? 0 :
+							_pool_speed(m, m->pin[i]),
+							rate, m->ncpu),
+						eunomia_charge_span(M_LIMIT, 0,
+								    period),
+						true
+					};
+					used[njobs++] = false;
+				}
+			}
+			ck_assert_int_eq(eunomia_rank(a, m->nacct,
+						      rate * fmax(t, M_PERIOD),
+						      j, njobs, order, &err),
+					 0);
+		}
+		for (int c = 0; c < m->ncpu; c++) {
+			if (owner[c] >= 0 && until[c] <= t + 1e-9)
+				owner[c] = -1;
+			for (size_t o = 0; owner[c] < 0 && o < njobs; o++) {
+				int i = j[order[o]].account;
+
+				if (used[order[o]] ||
+				    (m->pin[i] >= 0 && m->pin[i] != m->pool[c]))
+					continue;
+				used[order[o]] = true;
+				owner[c] = i;
+				until[c] = t + M_WORK / m->speed[c];
+			}
+			if (owner[c] >= 0)
+				x[owner[c]] += m->speed[c] * M_TICK;
+		}
+	}
+	for (int i = 0; i < m->nacct; i++) {
+		mx = fmax(mx, x[i]);
+		mn = mn < 0 ? x[i] : fmin(mn, x[i]);
+	}
+	return mn > 0 ? mx / mn : INFINITY;
+}
+
+/* Slow CPUs, fast CPUs at speed fast, and accounts by pin. */
+static void _model_make(model_t *m, int slow, int fast, double speed,
+			const int *pins, int nacct)
+{
+	memset(m, 0, sizeof(*m));
+	for (int c = 0; c < slow + fast; c++) {
+		m->speed[c] = c < slow ? 1 : speed;
+		m->pool[c] = c < slow ? 0 : 1;
+	}
+	m->ncpu = slow + fast;
+	m->nacct = nacct;
+	memcpy(m->pin, pins, nacct * sizeof(int));
+}
+
+/* bench-eunomia-constrained.sh's cluster: 16 CPUs at speed 1, 8 at 3;
+ * accounts pinned slow, pinned fast, free.  Equal progress (13.3 a second
+ * each) fits every pin. */
+START_TEST(test_eunomia_constrained_bench)
+{
+	const int pins[] = { 0, 1, -1 };
+	model_t m;
+	double x[M_ACCTS], span_period, span_limit;
+
+	_model_make(&m, 16, 8, 3, pins, 3);
+	span_period = _model_run(&m, M_PERIOD, 300, x);
+	/* The model is deterministic: 1.015 (the bench's real cluster gave
+	 * 1.01 in one run). */
+	ck_assert_msg(span_period <= 1.10,
+		      "charged for a period: progress max/min %.3f (%.0f %.0f %.0f)",
+		      span_period, x[0], x[1], x[2]);
+	/* Whole limits charged, the defect the period cap mends: the free
+	 * account outruns the one pinned to the fast nodes (1.48 here, 1.79
+	 * on the bench's real cluster); asserted clear of the bound above. */
+	span_limit = _model_run(&m, 0, 300, x);
+	ck_assert_msg(span_limit > 1.25,
+		      "charged for whole limits: progress max/min %.3f (%.0f %.0f %.0f)",
+		      span_limit, x[0], x[1], x[2]);
+}
+END_TEST
+
+/* Generated clusters and mixes where equal progress fits every pin with
+ * at least 15% to spare in each pinned pool: charged for a period, the
+ * accounts' progress stays within 15% of each other (the 40 cases of this
+ * seed measured 1.000 to 1.055). */
+START_TEST(test_eunomia_constrained_generated)
+{
+	unsigned long seed = 12345;
+	int cases = 0;
+	double worst = 0;
+
+	while (cases < 40) {
+		int slow, fast, ns, nf, nx, pins[M_ACCTS], n = 0;
+		double speed, r, x[M_ACCTS], even;
+		model_t m;
+
+#define M_RAND(k) ((int)((seed = seed * 6364136223846793005UL + \
+				1442695040888963407UL) >> 33) % (k))
+		slow = 4 * (1 + M_RAND(6));
+		fast = 4 * (1 + M_RAND(4));
+		speed = M_RAND(2) ? 3 : 2;
+		ns = M_RAND(3);
+		nf = M_RAND(3);
+		nx = 1 + M_RAND(3);
+#undef M_RAND
+		if (ns + nf + nx > M_ACCTS)
+			continue;
+		r = (slow + fast * speed) / (ns + nf + nx);
+		if (ns * r > 0.85 * slow || nf * r > 0.85 * fast * speed)
+			continue;
+		for (int i = 0; i < ns; i++)
+			pins[n++] = 0;
+		for (int i = 0; i < nf; i++)
+			pins[n++] = 1;
+		for (int i = 0; i < nx; i++)
+			pins[n++] = -1;
+		_model_make(&m, slow, fast, speed, pins, n);
+		even = _model_run(&m, M_PERIOD, 300, x);
+		ck_assert_msg(even <= 1.15,
+			      "case %d: %d slow, %d fast CPUs at %.0f, %d pinned slow, %d pinned fast, %d free: progress max/min %.3f",
+			      cases, slow, fast, speed, ns, nf, nx, even);
+		worst = fmax(worst, even);
+		cases++;
+	}
+	ck_assert(worst >= 1.0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("eunomia");
@@ -170,6 +383,9 @@ int main(void)
 	tcase_add_test(tc, test_eunomia_fair_share);
 	tcase_add_test(tc, test_eunomia_rank_own_monopoly);
 	tcase_add_test(tc, test_eunomia_expected_rate);
+	tcase_add_test(tc, test_eunomia_charge_span);
+	tcase_add_test(tc, test_eunomia_constrained_bench);
+	tcase_add_test(tc, test_eunomia_constrained_generated);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

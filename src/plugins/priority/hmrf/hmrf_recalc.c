@@ -22,6 +22,7 @@
 #include "src/slurmctld/locks.h"
 #include "src/slurmctld/slurmctld.h"
 
+#include "common/eunomia.h"
 #include "common/hmrf_books.h"
 #include "hmrf_eunomia.h"
 #include "hmrf_assoc.h"
@@ -447,8 +448,10 @@ static void _rank_and_set(recalc_t *r)
 		dur = xcalloc(r->npend + 1, sizeof(double));
 		for (size_t i = 0; i < r->npend; i++) {
 			pend[i] = r->pend[i].job_ptr;
-			dur[i] = fmin(jobs[i].duration,
-				      hmrf_books_horizon(ctx->books));
+			dur[i] = eunomia_charge_span(
+				jobs[i].duration,
+				hmrf_books_horizon(ctx->books),
+				ctx->conf->period);
 		}
 		hmrf_eunomia_factors(ctx, pend, r->npend, dur, efac);
 	}
