@@ -23,7 +23,7 @@ scontrol update nodename=big state=drain reason=filling-the-queue
 # 16 CPUs x 90 s / 4 s = 360 jobs could run: 300 each keeps both waiting.
 hmrf_submit 300 a pa 1 500 4 && hmrf_submit 300 b pb 1 500 4
 tap_ok "600 jobs queued" $?
-scontrol update nodename=big state=resume
+hc_undrain big
 sleep "$RUN"
 ua=$(hmrf_usage a cpu)
 ub=$(hmrf_usage b cpu)

@@ -58,7 +58,7 @@ done
 scontrol update nodename=big state=drain reason=filling-the-queue
 hmrf_submit 250 theory pa 1 500 4 && hmrf_submit 250 chem pb 1 500 4
 tap_ok "500 jobs queued" $?
-scontrol update nodename=big state=resume
+hc_undrain big
 sleep "$RUN"
 ut=$(hmrf_usage theory cpu)
 uc=$(hmrf_usage chem cpu)

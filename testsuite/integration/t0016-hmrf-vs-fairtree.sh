@@ -72,8 +72,8 @@ queue() {
 }
 queue "$CH" && queue "$CS"
 tap_ok "the same 534 jobs queued on both" $?
-SLURM_CONF=$CH scontrol update nodename=big state=resume
-SLURM_CONF=$CS scontrol update nodename=big state=resume
+SLURM_CONF=$CH hc_undrain big
+SLURM_CONF=$CS hc_undrain big
 t0=$(date +%s)
 sleep "$RUN"
 t1=$(date +%s)

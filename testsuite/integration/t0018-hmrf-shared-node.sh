@@ -50,7 +50,7 @@ scontrol update nodename=big state=drain reason=filling-the-queue
 hmrf_submit 300 phys pp 2 500 "$JOB" && hmrf_submit 150 bio pb 1 6000 "$JOB" &&
 	hmrf_submit 200 chem pc 1 2000 "$JOB"
 tap_ok "650 jobs queued" $?
-scontrol update nodename=big state=resume
+hc_undrain big
 sleep "$RUN"
 table=$("$SFAIR" -P -o Account,Contribution,Used:cpu,Used:mem,NonSharing:cpu,NonSharing:mem,Beta 2>&1)
 waiting=$(squeue -h -t PD -o %a | sort | uniq -c | tr '\n' ' ')

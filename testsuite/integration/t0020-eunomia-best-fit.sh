@@ -33,7 +33,7 @@ run()
 		sbatch -Q -A a2 -p p2 -N1 -n1 -c5 --mem=1000 -t 5 -o /dev/null --wrap 'sleep 120'
 	done
 	sleep 2
-	scontrol update nodename=na,nb state=resume
+	hc_undrain na,nb
 	for _ in $(seq 60); do
 		n=$(squeue -h -t R -o %i | wc -l)
 		[ "$n" = "$last" ] && [ "$n" -gt 0 ] && same=$((same + 1)) || same=0

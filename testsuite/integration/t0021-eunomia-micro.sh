@@ -88,7 +88,7 @@ run()
 	sleep 3 # one recalculation: the factors of the queue
 	sprio -h -o '%i %u %b %f' >"$dir/sprio" 2>&1
 	t0=$(date +%s.%N)
-	scontrol update nodename=ALL state=resume
+	hc_undrain ALL
 	hc_wait_jobs_done 900 || return 1
 	# Shares while all four had work: up to the first account's last end.
 	awk -v t0="$t0" -v n="$JOBS" -v name="$1" '

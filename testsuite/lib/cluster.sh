@@ -555,6 +555,16 @@ hc_wait_idle()
 	return 1
 }
 
+# hc_undrain NODES: drained idle nodes back in service at once, and a main
+# scheduling pass asked for.  Not `state=resume`: on a drained node that
+# makes slurmctld ask slurmd to register again, and when slurmd's answer
+# to the ping is handled before its registration (node_did_resp first),
+# nothing asks the main scheduler for a pass: the queue waits for backfill
+# (bf_interval, 30 s) or the periodic pass (60 s).  Seen in t0010 as no
+# job started 21-27 s after a resume.  `state=idle` clears DRAIN and makes
+# the node available within its own RPC, which asks for a pass.
+hc_undrain() { scontrol update nodename="$1" state=idle; }
+
 # hc_wait_jobs_done SECONDS: wait until the queue is empty.
 hc_wait_jobs_done()
 {
