@@ -15,9 +15,13 @@
 #   bench-select-cycle.sh 5000 64 120                   (select/eunomia vs
 #                                                        cons_tres, every
 #                                                        Placement)
+#   bench-eunomia-constrained.sh 3                      (Eunomia with and
+#                                                        without pinned
+#                                                        jobs blocking, and
+#                                                        off; 25 minutes)
 #   bench-submit.sh 5000                                (job_submit/justice
 #                                                        vs none)
-# The full run takes about 75 minutes on a 2-core machine; run it alone.
+# The full run takes about 100 minutes on a 2-core machine; run it alone.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 build=${HORAE_BUILDDIR:-$HERE/build}
@@ -74,6 +78,8 @@ if [ -z "$quick" ]; then
 			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 100000 1000
 		section "select/eunomia vs select/cons_tres: sdiag cycles, 5,000 jobs, 64 nodes" \
 			bash "$HERE/testsuite/bench/bench-select-cycle.sh" 5000 64 120
+		section "Eunomia under placement constraints: progress per second and shares" \
+			bash "$HERE/testsuite/bench/bench-eunomia-constrained.sh" 3
 		section "job_submit/justice vs no job_submit plugin: 5,000 submissions" \
 			bash "$HERE/testsuite/bench/bench-submit.sh" 5000
 	else

@@ -107,6 +107,23 @@ const progress_ops_t horae_progress_ops_v1 = {
 	.job_rate = _progress_job_rate,
 };
 
+/*
+ * The Eunomia factor orders the queue by progress share; slurmctld's main
+ * scheduler stops for a whole partition at the first job that cannot
+ * start (a job pinned to busy nodes), so nodes that job cannot use wait
+ * for backfill.  SchedulerParameters=bf_min_prio_reserve (or a QOS's
+ * MinPrioThreshold) lets the jobs below it pass.  Say so once a start or
+ * reconfigure when the factor is on and the parameter is not set.
+ */
+static void _check_sched_params(void)
+{
+	if (!slurm_conf.priority_weight_assoc ||
+	    xstrcasestr(slurm_conf.sched_params, "bf_min_prio_reserve="))
+		return;
+	info("%s: SchedulerParameters has no bf_min_prio_reserve: a job that cannot start on the nodes its constraints allow stops the main scheduler for its partition, and other accounts' jobs wait for backfill (see horae-eunomia.conf(5), CONSTRAINTS)",
+	     plugin_type);
+}
+
 /* eunomia.conf; a bad file stops slurmctld at start (fatal) or is
  * refused at reconfigure (NULL). */
 static eunomia_conf_t *_read_conf(bool at_start)
@@ -130,6 +147,8 @@ static eunomia_conf_t *_read_conf(bool at_start)
 		info("%s: placement is cons_tres's (no Placement in %s); progress accounted every %.0fs",
 		     plugin_type, path, conf->period);
 	}
+	if (conf)
+		_check_sched_params();
 	xfree(path);
 	return conf;
 }
