@@ -26,12 +26,16 @@
 #                30 s) starts the jobs behind it
 #   off          priority/hmrf (H-MRF, fairness in CPU time) over plain
 #                select/cons_tres: no Eunomia
+#   off-nb       the same with eunomia's bf_min_prio_reserve: what a site
+#                that sets the parameter has without Eunomia
 # From the jobs' own logs, over the time all three accounts had work (from
 # the start to the first account's last end): progress delivered per
 # second, each account's progress share (its progress over what the
 # cluster delivered; 1/3 each is even) and their max/min, and the mean of
 # the accounts' completion times.  Medians over the runs, then each
-# side's progress per second over off's.
+# side's progress per second over off's and off-nb's.  A run in which
+# fewer jobs logged their work than were submitted (a job that failed to
+# start) says so.
 #
 #   bench-eunomia-constrained.sh [RUNS [JOBS [WORK]]]     (3 120 12)
 #
@@ -93,6 +97,11 @@ $part" hc_start ;;
 		HC_HMRF_CONF=$'Period=2s\nWindow=none' \
 		HC_EXTRA_CONF="$sched
 $part" hc_start ;;
+	off-nb)
+		HC_NODES=$NODES HC_SELECT=select/cons_tres \
+		HC_HMRF_CONF=$'Period=2s\nWindow=none' \
+		HC_EXTRA_CONF="$sched,bf_min_prio_reserve=200000
+$part" hc_start ;;
 	esac
 }
 
@@ -121,6 +130,9 @@ run()
 		return 1
 	fi
 	hc_stop
+	i=$(wc -l <"$dir/work.log")
+	[ "$i" = $((3 * JOBS)) ] ||
+		echo "$side run $k: $i of $((3 * JOBS)) jobs logged their work" >&2
 	awk -v t0="$t0" -v side="$side" -v k="$k" '
 	{
 		acct[$1] = 1
@@ -152,7 +164,7 @@ run()
 
 echo "# $((3 * JOBS)) jobs of $WORK units, sides alternated, $RUNS runs each" >&2
 for ((k = 1; k <= RUNS; k++)); do
-	for side in ${SIDES:-eunomia blocking off}; do
+	for side in ${SIDES:-eunomia blocking off off-nb}; do
 		run "$side" "$k"
 	done
 done
@@ -162,17 +174,19 @@ col() { awk -v s="$1" -v c="$2" '$1 == s { print $c }' "$results"; }
 echo "Eunomia under placement constraints: 4 nodes (2 x 8 CPUs speed 1, 2 x 4 CPUs speed 3), accounts pinned slow / pinned fast / free, $JOBS jobs of $WORK units each"
 echo "while all three accounts had work (medians over runs; even shares are 0.333 each):"
 printf '%-10s %5s %12s %14s %12s %8s %8s %8s\n' side runs progress/s 'share max/min' 'mean done s' pslow pfast free
-for side in eunomia blocking off; do
+for side in eunomia blocking off off-nb; do
 	printf '%-10s %5d %12s %14s %12s %8s %8s %8s\n' "$side" \
 		"$(col "$side" 2 | wc -l)" "$(col "$side" 3 | med)" \
 		"$(col "$side" 4 | med)" "$(col "$side" 5 | med)" \
 		"$(col "$side" 6 | med)" "$(col "$side" 7 | med)" \
 		"$(col "$side" 8 | med)"
 done
-off=$(col off 3 | med)
-for side in eunomia blocking; do
-	awk -v s="$side" -v r="$(col "$side" 3 | med)" -v o="$off" 'BEGIN {
-		if (o > 0 && r != "-") printf "progress per second, %s over off: %.3f\n", s, r / o }'
+for base in off off-nb; do
+	o=$(col $base 3 | med)
+	for side in eunomia blocking; do
+		awk -v s="$side" -v b="$base" -v r="$(col "$side" 3 | med)" -v o="$o" 'BEGIN {
+			if (o > 0 && r != "-") printf "progress per second, %s over %s: %.3f\n", s, b, r / o }'
+	done
 done
 echo "per run (side run progress/s share_max/min mean_done pslow pfast free window_s):"
 cat "$results"
