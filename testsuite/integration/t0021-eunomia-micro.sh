@@ -17,7 +17,7 @@
 # (node speed x run time, logged by each job), not taken from the plugins:
 # - Eunomia: priority/hmrf's Eunomia factor and select/eunomia's
 #   Placement=eunomia.  The four progress shares stay within 15% of each
-#   other and the accounts' work completes within 15% of the same time.
+#   other and the accounts' work completes within 20% of the same time.
 # - Eunomia off: priority/hmrf with its H-MRF factor at its default weight
 #   (fairness in CPU time, memory and nodes) over plain select/cons_tres,
 #   no Eunomia factor.  a4's progress share over the others' exceeds what
@@ -194,8 +194,13 @@ tap_diag "cons_tres, 8 CPUs per account: $(line "$S")"
 echo "t0021: eunomia shares max/min $es, completion max/min $ed; a4 share / others': eunomia ${er}x, eunomia off ${hr}x (completion max/min $hd), cons_tres with 8 CPUs per account ${sr}x" >&2
 tap_ok "eunomia: the four progress shares are within 15% (max/min $es)" \
 	$(awk -v x="$es" 'BEGIN { exit !(x + 0 > 0 && x <= 1.15) }'; echo $?)
-tap_ok "eunomia: the four accounts finish within 15% of each other (max/min $ed)" \
-	$(awk -v x="$ed" 'BEGIN { exit !(x + 0 > 0 && x <= 1.15) }'; echo $?)
+# When an account finishes is when its last job ends, and a last job that
+# lands on a gen1 node takes 15 s of the 85-95 s the accounts take: up to
+# about 1.18 apart by that alone.  Measured with each job charged for one
+# period (d3b2e77): 1.059 and 1.062 on 22.05, 1.111 and 1.125 on 24.11
+# (full runs of both suites, 2026-11-26); before it, 1.046-1.06.
+tap_ok "eunomia: the four accounts finish within 20% of each other (max/min $ed)" \
+	$(awk -v x="$ed" 'BEGIN { exit !(x + 0 > 0 && x <= 1.20) }'; echo $?)
 last() { sort -k6 -n "$1" | tail -1 | awk '{ print $6 }'; }
 tap_diag "last job ended after $(last "$E") s with eunomia, $(last "$H") s with eunomia off, $(last "$S") s with stock task-share"
 # How unevenly the accounts finish without Eunomia is the baseline's, and
