@@ -219,24 +219,29 @@ int hmrf_books_set_weight(hmrf_books_t *b, int a, double weight,
 	return 0;
 }
 
+/* An amount of each TRES: finite and not negative. */
+static bool _amounts_ok(const tres_vec_t *v)
+{
+	if (!v)
+		return false;
+	for (int i = 0; i < TRES_MAX; i++)
+		if (!(v->v[i] >= 0) || !isfinite(v->v[i]))
+			return false;
+	return true;
+}
+
 int hmrf_books_set_capacity(hmrf_books_t *b, const tres_vec_t *capacity)
 {
-	if (!b || !capacity)
+	if (!b || !_amounts_ok(capacity))
 		return -EINVAL;
-	for (int i = 0; i < TRES_MAX; i++)
-		if (!(capacity->v[i] >= 0) || !isfinite(capacity->v[i]))
-			return -EINVAL;
 	b->capacity = *capacity;
 	return 0;
 }
 
 int hmrf_books_set_configured(hmrf_books_t *b, const tres_vec_t *configured)
 {
-	if (!b || !configured)
+	if (!b || !_amounts_ok(configured))
 		return -EINVAL;
-	for (int i = 0; i < TRES_MAX; i++)
-		if (!(configured->v[i] >= 0) || !isfinite(configured->v[i]))
-			return -EINVAL;
 	b->configured = *configured;
 	return 0;
 }

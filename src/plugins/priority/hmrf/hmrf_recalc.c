@@ -83,34 +83,41 @@ static bool _in_service(const node_record_t *node_ptr)
 }
 
 /*
- * What the nodes have of each TRES charged: those in service (all false)
+ * What the nodes have of each TRES charged, in one walk: those in service
  * give the capacity the books share out (hmrf_books_set_capacity), so that
  * time when nodes are down or drained gives no account an entitlement the
  * cluster could not have given; all of them, what the ranking divides by
- * when none is in service (hmrf_books_set_configured).  Needs the node
+ * where none is in service (hmrf_books_set_configured).  Needs the node
  * read lock.
  */
-static tres_vec_t _capacity(const hmrf_ctx_t *ctx, bool all)
+static void _capacity(const hmrf_ctx_t *ctx, tres_vec_t *in_service,
+		      tres_vec_t *all)
 {
 	int n = tres_layout_count(ctx->layout);
 	node_record_t *node_ptr;
-	tres_vec_t cap;
 
-	tres_zero(&cap);
+	tres_zero(in_service);
+	tres_zero(all);
 	for (int i = 0; (node_ptr = next_node(&i)); i++) {
-		if (!node_ptr->name || (!all && !_in_service(node_ptr)))
+		bool serves;
+
+		if (!node_ptr->name)
 			continue;
+		serves = _in_service(node_ptr);
 		for (int k = 0; k < n; k++) {
 			int p = ctx->tres_pos[k];
+			double have = 0;
 
 			if (p == TRES_ARRAY_NODE)
-				cap.v[k] += 1;
+				have = 1;
 			else if (p >= 0 && p < (int)g_tres_count &&
 				 node_ptr->tres_cnt)
-				cap.v[k] += (double)node_ptr->tres_cnt[p];
+				have = (double)node_ptr->tres_cnt[p];
+			all->v[k] += have;
+			if (serves)
+				in_service->v[k] += have;
 		}
 	}
-	return cap;
 }
 
 static tres_vec_t _vec(const hmrf_ctx_t *ctx, const uint64_t *cnt)
@@ -534,7 +541,7 @@ static void _refresh_tree(hmrf_ctx_t *ctx)
 void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 {
 	recalc_t r = { .ctx = ctx, .now = (double)now };
-	tres_vec_t cap;
+	tres_vec_t cap, all;
 
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
 	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
@@ -543,9 +550,8 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 		return;
 	hmrf_tres_refresh(ctx);
 	_refresh_tree(ctx);
-	cap = _capacity(ctx, true);
-	hmrf_books_set_configured(ctx->books, &cap);
-	cap = _capacity(ctx, false);
+	_capacity(ctx, &cap, &all);
+	hmrf_books_set_configured(ctx->books, &all);
 	hmrf_books_set_capacity(ctx->books, &cap);
 	r.charged = hmrf_books_charged_until(ctx->books);
 	hmrf_usage_advance(r.charged, r.now);

@@ -118,6 +118,7 @@ const progress_ops_t horae_progress_ops_v1 = {
 static void _check_sched_params(void)
 {
 	if (!slurm_conf.priority_weight_assoc ||
+	    xstrcmp(slurm_conf.priority_type, "priority/hmrf") ||
 	    xstrcasestr(slurm_conf.sched_params, "bf_min_prio_reserve="))
 		return;
 	info("%s: SchedulerParameters has no bf_min_prio_reserve: a job that cannot start on the nodes its constraints allow stops the main scheduler for its partition, and other accounts' jobs wait for backfill (see horae-eunomia.conf(5), CONSTRAINTS)",
