@@ -22,6 +22,8 @@ typedef struct pass_acct {
 	tres_vec_t demand;  /* what it holds and waits for */
 	tres_vec_t ns_rate; /* its non-sharing allocation, last close */
 	double earliest;    /* earliest eligible waiting job; INF: none */
+	tres_vec_t used;    /* its usage in the window at the close */
+	tres_vec_t ns;	    /* its non-sharing allocation, likewise */
 } pass_acct_t;
 
 struct hmrf_books {
@@ -38,6 +40,10 @@ struct hmrf_books {
 	double now;
 	uint32_t *ended; /* ids charged by hmrf_books_ended since the close */
 	size_t nended, ended_cap;
+	/* Accounts below this have pass_acct_t.used and .ns as the ledgers
+	 * say now: summing a sliding window is done once a close, not at
+	 * each hmrf_books_get.  0 once anything is charged. */
+	int nsums;
 };
 
 static int _check_conf(const hmrf_books_conf_t *c, horae_err_t *err)
@@ -264,6 +270,7 @@ int hmrf_books_begin(hmrf_books_t *b, double now)
 		return -EINVAL;
 	b->from = b->st->charged_until;
 	b->now = fmax(now, b->from); /* the clock never goes back */
+	b->nsums = 0;
 	for (int a = 0; a < b->cap; a++) {
 		tres_zero(&b->acct[a].running);
 		tres_zero(&b->acct[a].demand);
@@ -349,6 +356,7 @@ int hmrf_books_ended(hmrf_books_t *b, uint32_t id, int a,
 		return rc;
 	if (seen)
 		return 0;
+	b->nsums = 0;
 	if (ledger_charge(b->st->usage, a, tres, t0, end))
 		return -EINVAL;
 	_note_start(b, a, start);
@@ -407,6 +415,11 @@ int hmrf_books_close(hmrf_books_t *b)
 	b->st->charged_until = b->now;
 	b->nended = 0;
 	b->open = false;
+	for (int a = 0; a < n; a++) {
+		ledger_usage(b->st->usage, a, &b->acct[a].used);
+		ledger_usage(b->st->ns, a, &b->acct[a].ns);
+	}
+	b->nsums = n;
 	return 0;
 }
 
@@ -442,8 +455,13 @@ int hmrf_books_get(const hmrf_books_t *b, int a, hmrf_account_t *out)
 	p = &b->acct[a];
 	memset(out, 0, sizeof(*out));
 	out->weight = p->weight;
-	ledger_usage(b->st->usage, a, &out->used);
-	ledger_usage(b->st->ns, a, &out->ns);
+	if (a < b->nsums) {
+		out->used = p->used;
+		out->ns = p->ns;
+	} else {
+		ledger_usage(b->st->usage, a, &out->used);
+		ledger_usage(b->st->ns, a, &out->ns);
+	}
 	out->running = p->running;
 	out->ns_rate = p->ns_rate;
 	if (isfinite(p->earliest))
@@ -539,7 +557,10 @@ json_object *hmrf_books_view(const hmrf_books_t *b)
 		in[a].name = names_get(b->st->names, a);
 		in[a].weight = b->acct[a].weight;
 		in[a].counted = b->acct[a].counted;
-		ledger_usage(b->st->usage, a, &in[a].used);
+		if (a < b->nsums)
+			in[a].used = b->acct[a].used;
+		else
+			ledger_usage(b->st->usage, a, &in[a].used);
 	}
 	doc = hmrf_shares_to_json(b->now, span, b->ntres, &b->capacity, in,
 				  n);
@@ -573,6 +594,7 @@ int hmrf_books_seed(hmrf_books_t *b, int a, const tres_vec_t *tres,
 	t1 = fmin(end > 0 ? end : to, to);
 	if (!(t1 > t0))
 		return 0;
+	b->nsums = 0;
 	if (ledger_charge(b->st->usage, a, tres, t0, t1))
 		return -EINVAL;
 	return 1;

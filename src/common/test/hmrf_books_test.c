@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "../hmrf_books.h"
+#include "../hmrf_state_impl.h"
+#include "../ledger.h"
 #include "../rng.h"
 
 static hmrf_books_conf_t _conf(hmrf_policy_t policy, window_kind_t kind,
@@ -250,6 +252,53 @@ START_TEST(test_ended_once)
 	ck_assert_int_eq(hmrf_books_close(b), 0);
 	hmrf_books_get(b, a, &x);
 	ck_assert_double_eq(x.used.v[0], 10);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
+/*
+ * What hmrf_books_get reads of the window is summed once at the close;
+ * every charge after it (a job's end between passes, a seed, an account
+ * added) is seen at once, and the sums are the ledger's own on a sliding
+ * window, bucket for bucket.
+ */
+START_TEST(test_get_after_close_follows_charges)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_SLIDING, 100);
+	hmrf_books_t *b = hmrf_books_create(&c, 0, NULL);
+	tres_vec_t two = _v(2, 1), want;
+	hmrf_account_t x;
+	int a = hmrf_books_account(b, "a"), z;
+
+	ck_assert_int_eq(hmrf_books_begin(b, 50), 0);
+	ck_assert_int_eq(hmrf_books_running(b, a, &two, 10), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, a, &x);
+	ledger_usage(hmrf_books_state(b)->usage, a, &want);
+	ck_assert_double_eq(x.used.v[0], want.v[0]);
+	ck_assert_double_eq_tol(x.used.v[0], 2 * 40, 1e-9);
+	/* A job ends between passes (charged from the close on): read at
+	 * once. */
+	ck_assert_int_eq(hmrf_books_ended(b, 9, a, &two, 40, 58), 0);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq_tol(x.used.v[0], 2 * 40 + 2 * 8, 1e-9);
+	/* A seed likewise, and an account added after the close. */
+	ck_assert_int_eq(hmrf_books_seed(b, a, &two, 1, 5, 0, 50), 1);
+	hmrf_books_get(b, a, &x);
+	ck_assert_double_eq_tol(x.used.v[0], 2 * 40 + 2 * 8 + 2 * 4, 1e-9);
+	z = hmrf_books_account(b, "z");
+	ck_assert_int_eq(hmrf_books_get(b, z, &x), 0);
+	ck_assert_double_eq(x.used.v[0], 0);
+	/* The window slides: the next close sums it afresh. */
+	ck_assert_int_eq(hmrf_books_begin(b, 170), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, a, &x);
+	ledger_usage(hmrf_books_state(b)->usage, a, &want);
+	ck_assert_double_eq(x.used.v[0], want.v[0]);
+	ck_assert_double_eq(x.used.v[1], want.v[1]);
+	hmrf_books_get(b, a, &x);
+	ledger_usage(hmrf_books_state(b)->ns, a, &want);
+	ck_assert_double_eq(x.ns.v[0], want.v[0]);
 	hmrf_books_destroy(&b);
 }
 END_TEST
@@ -1246,6 +1295,7 @@ int main(void)
 	tc = tcase_create("rules");
 	tcase_add_test(tc, test_running_from_start_or_last_charge);
 	tcase_add_test(tc, test_ended_once);
+	tcase_add_test(tc, test_get_after_close_follows_charges);
 	tcase_add_test(tc, test_standing);
 	tcase_add_test(tc, test_nonsharing_and_weight_sum);
 	tcase_add_test(tc, test_horizon_and_starvation_clock);

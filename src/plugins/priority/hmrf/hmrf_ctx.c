@@ -17,6 +17,7 @@
 
 #include "hmrf_ctx.h"
 #include "hmrf_eunomia.h"
+#include "hmrf_recalc.h"
 #include "ledger_file.h"
 #include "views.h"
 
@@ -126,6 +127,8 @@ void hmrf_ctx_destroy(hmrf_ctx_t **ctx)
 	xfree((*ctx)->shares_path);
 	json_object_put((*ctx)->shares);
 	hmrf_tree_destroy(&(*ctx)->tree);
+	xfree((*ctx)->by_assoc);
+	hmrf_recalc_scratch_destroy(&(*ctx)->scratch);
 	xfree(*ctx);
 }
 
@@ -199,4 +202,34 @@ hmrf_state_t *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx)
 void hmrf_ctx_save(const char *path, const hmrf_state_t *snap)
 {
 	ledger_file_save(path, HMRF_STATE_KIND, snap, views_file_reader());
+}
+
+/* Association ids past this are looked up by name each time. */
+#define HMRF_BY_ASSOC_MAX (1u << 22)
+
+int hmrf_ctx_job_account(hmrf_ctx_t *ctx, uint32_t assoc_id,
+			 const char *name)
+{
+	const char *known;
+	int a;
+
+	if (!name)
+		name = "";
+	if (assoc_id && assoc_id < ctx->by_assoc_cap &&
+	    (a = ctx->by_assoc[assoc_id] - 1) >= 0 &&
+	    (known = hmrf_books_name(ctx->books, a)) && !strcmp(known, name))
+		return a;
+	a = hmrf_ctx_account(ctx, name);
+	if (a < 0 || !assoc_id || assoc_id >= HMRF_BY_ASSOC_MAX)
+		return a;
+	if (assoc_id >= ctx->by_assoc_cap) {
+		uint32_t cap = ctx->by_assoc_cap ? ctx->by_assoc_cap : 1024;
+
+		while (cap <= assoc_id)
+			cap *= 2;
+		xrecalloc(ctx->by_assoc, cap, sizeof(*ctx->by_assoc));
+		ctx->by_assoc_cap = cap;
+	}
+	ctx->by_assoc[assoc_id] = a + 1;
+	return a;
 }

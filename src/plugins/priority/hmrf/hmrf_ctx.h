@@ -10,6 +10,7 @@
 #define HORAE_HMRF_CTX_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <time.h>
 
 #include <json-c/json.h>
@@ -43,6 +44,12 @@ typedef struct hmrf_ctx {
 	 * (hmrf_seed.h); 0 once done or not wanted. */
 	double seed_to;
 	int seed_tries;
+	/* association id -> 1 + account index, 0: not known (a cache for
+	 * hmrf_ctx_job_account; every hit is checked against the name) */
+	int *by_assoc;
+	uint32_t by_assoc_cap;
+	/* what a recalculation works in, kept between them (hmrf_recalc.c) */
+	struct hmrf_scratch *scratch;
 } hmrf_ctx_t;
 
 /*
@@ -60,6 +67,15 @@ void hmrf_ctx_destroy(hmrf_ctx_t **ctx);
 /* Index of account name (NULL: the default account), adding it if new;
  * -1 when out of memory. */
 int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name);
+
+/*
+ * hmrf_ctx_account for a job of association assoc_id (0: none) whose
+ * account is name: the association's account index is remembered, and
+ * a remembered index is used only when its account has that name (a
+ * job's account and association change together, but the name decides).
+ */
+int hmrf_ctx_job_account(hmrf_ctx_t *ctx, uint32_t assoc_id,
+			 const char *name);
 
 /* An account's contribution: its part of slurmdbd's association tree
  * when there is one, else its Account line or DefaultShare. */

@@ -164,7 +164,7 @@ void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
 	if (!job_ptr->start_time || !job_ptr->end_time)
 		return;
-	acct = hmrf_ctx_account(ctx, job_ptr->account);
+	acct = hmrf_ctx_job_account(ctx, job_ptr->assoc_id, job_ptr->account);
 	if (acct < 0)
 		return;
 	if (!ctx->tres_known)
@@ -240,6 +240,7 @@ uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
 static void _fetch_visited(const job_record_t *job_ptr)
 {
 	__builtin_prefetch(&job_ptr->account);
+	__builtin_prefetch(&job_ptr->assoc_id);
 	__builtin_prefetch(&job_ptr->details);
 	__builtin_prefetch(&job_ptr->job_id);
 	__builtin_prefetch(&job_ptr->job_state);
@@ -278,14 +279,77 @@ static void _fetch_priority_targets(const job_record_t *job_ptr)
 	__builtin_prefetch(job_ptr->prio_factors, 1);
 }
 
+/*
+ * The arrays a recalculation works in, kept from one to the next so that
+ * a recalculation neither allocates nor zeroes them again (they grow to
+ * the longest queue seen).  Nothing in them outlives a recalculation.
+ */
+struct hmrf_scratch {
+	job_record_t **all; /* job_list, in its order */
+	pending_t *pend;
+	tres_vec_t *ptres; /* per pending job, in the order seen */
+	hmrf_job_t *jobs; /* per pending job, then a probe per idle account */
+	size_t *order;
+	size_t *byvisit;
+	double *fac, *efac, *dur;
+	job_record_t **pend_ptr;
+	bool *has_jobs;
+	/* how many each has room for */
+	size_t all_cap, pend_cap, ptres_cap, jobs_cap, order_cap, byvisit_cap,
+		fac_cap, efac_cap, dur_cap, pend_ptr_cap, has_jobs_cap;
+};
+
+void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
+{
+	struct hmrf_scratch *s;
+
+	if (!scratch || !(s = *scratch))
+		return;
+	xfree(s->all);
+	xfree(s->pend);
+	xfree(s->ptres);
+	xfree(s->jobs);
+	xfree(s->order);
+	xfree(s->byvisit);
+	xfree(s->fac);
+	xfree(s->efac);
+	xfree(s->dur);
+	xfree(s->pend_ptr);
+	xfree(s->has_jobs);
+	xfree(*scratch);
+}
+
+/*
+ * Room for n elements of size in *p, which has room for *cap: kept when
+ * it is enough and not four times too much (so that what slurmctld holds
+ * follows the queue down as well as up), else made again.
+ */
+static void _room(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = 1024;
+
+	if (n <= *cap && (*cap <= 1024 || n > *cap / 4))
+		return;
+	while (c < n)
+		c *= 2;
+	xfree(*p); /* nothing in it is kept */
+	*p = xmalloc_nz(c * size);
+	*cap = c;
+}
+
+/* Room for n in scratch array s->f. */
+#define ROOM(s, f, n) \
+	_room((void **)&(s)->f, &(s)->f##_cap, (n), sizeof(*(s)->f))
+
 typedef struct recalc {
 	hmrf_ctx_t *ctx;
+	struct hmrf_scratch *s;
 	double now;
 	double charged; /* the books' last charge: Slurm's usage from here */
 	int nacct;
-	pending_t *pend;
-	tres_vec_t *ptres; /* per pending job, in the order seen */
-	size_t npend, pcap;
+	pending_t *pend; /* s->pend */
+	tres_vec_t *ptres; /* s->ptres */
+	size_t npend;
 } recalc_t;
 
 static int _by_eligible(const void *a, const void *b)
@@ -303,22 +367,12 @@ static bool _rankable(const job_record_t *job_ptr)
 	       job_ptr->priority != 0 && job_ptr->details;
 }
 
-/* Room for one more pending job. */
-static void _grow_pending(recalc_t *r)
-{
-	if (r->npend < r->pcap)
-		return;
-	r->pcap = r->pcap ? 2 * r->pcap : 1024;
-	xrecalloc(r->pend, r->pcap, sizeof(*r->pend));
-	xrecalloc(r->ptres, r->pcap, sizeof(*r->ptres));
-}
-
+/* The pending jobs cannot outnumber the jobs in job_list: the walk made
+ * room for that many (_walk). */
 static void _add_pending(recalc_t *r, int a, job_record_t *job_ptr)
 {
-	pending_t *p;
+	pending_t *p = &r->pend[r->npend];
 
-	_grow_pending(r);
-	p = &r->pend[r->npend];
 	r->ptres[r->npend] = _vec(r->ctx, job_ptr->tres_req_cnt);
 	p->job_ptr = job_ptr;
 	p->eligible = _eligible(job_ptr);
@@ -338,7 +392,7 @@ static void _add_pending(recalc_t *r, int a, job_record_t *job_ptr)
 static void _visit(recalc_t *r, job_record_t *job_ptr)
 {
 	hmrf_ctx_t *ctx = r->ctx;
-	int a = hmrf_ctx_account(ctx, job_ptr->account);
+	int a = hmrf_ctx_job_account(ctx, job_ptr->assoc_id, job_ptr->account);
 	tres_vec_t v;
 
 	if (a < 0)
@@ -385,9 +439,15 @@ static int _collect(void *x, void *arg)
 /* _visit every job in job_list's order, fetching records ahead. */
 static void _walk(recalc_t *r)
 {
+	struct hmrf_scratch *s = r->s;
 	job_array_t all = { .cap = list_count(job_list) };
 
-	all.job = xcalloc(all.cap + 1, sizeof(*all.job));
+	ROOM(s, all, all.cap + 1);
+	ROOM(s, pend, all.cap + 1);
+	ROOM(s, ptres, all.cap + 1);
+	all.job = s->all;
+	r->pend = s->pend;
+	r->ptres = s->ptres;
 	list_for_each_ro(job_list, _collect, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		if (i + 2 * HMRF_AHEAD < all.n)
@@ -396,7 +456,6 @@ static void _walk(recalc_t *r)
 			_fetch_visited_targets(all.job[i + HMRF_AHEAD]);
 		_visit(r, all.job[i]);
 	}
-	xfree(all.job);
 }
 
 /* Configured accounts count even without jobs: the associations whose own
@@ -427,50 +486,75 @@ static void _intern_configured(recalc_t *r)
 	}
 }
 
+/* Whether the pending jobs are in _by_eligible's order already: job_list
+ * holds jobs in the order they were submitted, which is mostly it. */
+static bool _in_order(const recalc_t *r)
+{
+	for (size_t i = 1; i < r->npend; i++)
+		if (_by_eligible(&r->pend[i - 1], &r->pend[i]) > 0)
+			return false;
+	return true;
+}
+
 static void _rank_and_set(recalc_t *r)
 {
 	hmrf_ctx_t *ctx = r->ctx;
-	hmrf_job_t *jobs = xcalloc(r->npend + r->nacct, sizeof(*jobs));
-	size_t *order = xcalloc(r->npend + r->nacct, sizeof(*order));
-	size_t *byvisit = NULL;
-	job_record_t **pend = NULL;
-	double *dur = NULL, *efac = NULL, *fac = NULL;
-	size_t njobs = 0, done = 0;
-	bool *has_jobs = xcalloc(r->nacct, sizeof(bool));
+	struct hmrf_scratch *s = r->s;
+	size_t n = r->npend + r->nacct + 1, done = 0, njobs = 0;
+	hmrf_job_t *jobs;
+	size_t *order, *byvisit;
+	double *fac, *efac;
 	int cpu = tres_layout_find(ctx->layout, "cpu");
 	horae_err_t err;
 
-	qsort(r->pend, r->npend, sizeof(*r->pend), _by_eligible);
+	ROOM(s, jobs, n);
+	ROOM(s, order, n);
+	ROOM(s, fac, r->npend + 1);
+	ROOM(s, efac, r->npend + 1);
+	ROOM(s, byvisit, r->npend + 1);
+	ROOM(s, has_jobs, (size_t)r->nacct + 1);
+	jobs = s->jobs;
+	order = s->order;
+	fac = s->fac;
+	efac = s->efac;
+	byvisit = s->byvisit;
+	memset(s->has_jobs, 0, r->nacct * sizeof(bool));
+
+	if (!_in_order(r))
+		qsort(r->pend, r->npend, sizeof(*r->pend), _by_eligible);
 	for (size_t i = 0; i < r->npend; i++) {
 		const pending_t *pj = &r->pend[i];
 
 		jobs[njobs].account = pj->account;
 		jobs[njobs].tres = r->ptres[pj->visit];
 		jobs[njobs++].duration = pj->duration;
-		has_jobs[pj->account] = true;
+		s->has_jobs[pj->account] = true;
 	}
-	efac = xcalloc(r->npend + 1, sizeof(double));
+	memset(efac, 0, r->npend * sizeof(double));
 	if (ctx->weights.eunomia > 0) {
-		pend = xcalloc(r->npend + 1, sizeof(*pend));
-		dur = xcalloc(r->npend + 1, sizeof(double));
+		ROOM(s, dur, r->npend + 1);
+		ROOM(s, pend_ptr, r->npend + 1);
 		for (size_t i = 0; i < r->npend; i++) {
-			pend[i] = r->pend[i].job_ptr;
-			dur[i] = eunomia_charge_span(
+			s->pend_ptr[i] = r->pend[i].job_ptr;
+			s->dur[i] = eunomia_charge_span(
 				jobs[i].duration,
 				hmrf_books_horizon(ctx->books),
 				ctx->conf->period);
 		}
-		hmrf_eunomia_factors(ctx, pend, r->npend, dur, efac);
+		hmrf_eunomia_factors(ctx, s->pend_ptr, r->npend, s->dur, efac);
 	}
 	/* A zero-size probe per idle account finds where its next job goes. */
-	for (int a = 0; a < r->nacct; a++)
-		if (!has_jobs[a])
-			jobs[njobs++].account = a;
+	for (int a = 0; a < r->nacct; a++) {
+		if (s->has_jobs[a])
+			continue;
+		jobs[njobs].account = a;
+		tres_zero(&jobs[njobs].tres);
+		jobs[njobs++].duration = 0;
+	}
 	if (hmrf_books_rank(ctx->books, jobs, njobs, order, &err)) {
 		error("%s: ranking failed: %s", plugin_type, err.text);
-		goto cleanup;
+		return;
 	}
-	fac = xcalloc(r->npend + 1, sizeof(double));
 	for (size_t k = 0; k < njobs; k++) {
 		size_t j = order[k];
 		int a = jobs[j].account;
@@ -485,7 +569,6 @@ static void _rank_and_set(recalc_t *r)
 	}
 	/* The job records in the order the walk met them, not in rank
 	 * order: that is close to the order they sit in memory. */
-	byvisit = xcalloc(r->npend + 1, sizeof(*byvisit));
 	for (size_t j = 0; j < r->npend; j++)
 		byvisit[r->pend[j].visit] = j;
 	for (size_t v = 0; v < r->npend; v++) {
@@ -505,15 +588,6 @@ static void _rank_and_set(recalc_t *r)
 						      r->pend[j].eligible, cpu);
 	}
 	last_job_update = (time_t)r->now;
-cleanup:
-	xfree(jobs);
-	xfree(order);
-	xfree(has_jobs);
-	xfree(pend);
-	xfree(dur);
-	xfree(efac);
-	xfree(fac);
-	xfree(byvisit);
 }
 
 /*
@@ -548,6 +622,9 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	HORAE_ASSERT_LOCK(PART_LOCK, READ_LOCK);
 	if (!job_list)
 		return;
+	if (!ctx->scratch)
+		ctx->scratch = xmalloc(sizeof(*ctx->scratch));
+	r.s = ctx->scratch;
 	hmrf_tres_refresh(ctx);
 	_refresh_tree(ctx);
 	_capacity(ctx, &cap, &all);
@@ -567,6 +644,4 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	/* The view sfair shows, as the books count it. */
 	json_object_put(ctx->shares);
 	ctx->shares = hmrf_books_view(ctx->books);
-	xfree(r.pend);
-	xfree(r.ptres);
 }

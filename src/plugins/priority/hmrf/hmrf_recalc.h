@@ -26,6 +26,9 @@ void hmrf_tres_refresh(hmrf_ctx_t *ctx);
  */
 void hmrf_recalc(hmrf_ctx_t *ctx, time_t now);
 
+/* Free what hmrf_recalc keeps between recalculations; NULL-safe. */
+void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch);
+
 /* Charge a job that just ended for the time since the last charge. */
 void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr);
 
