@@ -5,7 +5,8 @@
 # Horae's (testsuite/witness/slurm-pytest.sh, about 4 minutes in all), and
 # every Slurm test that passes with stock must pass with Horae.  The tests
 # that skip unless slurm.conf names priority/multifactor (sprio's) run on
-# Horae with that gate lifted: one check makes sure they did run and pass.
+# Horae with that gate lifted: one check makes sure they did run and pass
+# (a failure on both sides is the machine's, as in check 2).
 # doc/witness.md has the figures and why the rest fail or skip on both.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,20 +26,37 @@ tap_ok "Slurm's python testsuite ran on both clusters (JUnit in $out)" $?
 [ $rc = 0 ]
 tap_ok "every Slurm test that passes with the stock plugins passes with Horae's (exit $rc)" $?
 # The sprio tests and multifactor's priority tests, gated on the name
-# priority/multifactor, ran and passed on Horae: on 22.05 in directories
-# of their own, on 24.11 as tests/test_113_2.py (sprio's options),
-# test_113_5.py (sprio --weights) and test_130_3.py (priorities).
-python3 - "$out/horae.xml" <<'PY'
+# priority/multifactor, ran on Horae (none skipped) and passed, but for
+# one that failed with the stock plugins too, which says the machine or
+# the harness, not the plugin (seen once in a loaded run: 24.11's
+# test_130_3 failed on teardown, "Job (4) was not found", on both): on
+# 22.05 in directories of their own, on 24.11 as tests/test_113_2.py
+# (sprio's options), test_113_5.py (sprio --weights) and test_130_3.py
+# (priorities).
+python3 - "$out/horae.xml" "$out/stock.xml" <<'PY'
 import sys
 import xml.etree.ElementTree as ET
-cases = [c for c in ET.parse(sys.argv[1]).getroot().iter("testcase")
-         if c.get("classname", "").endswith((
-             ".sprio.test_--weights", ".sprio.test_job_options",
-             ".PriorityType.multifactor.test_priority",
-             ".test_113_2", ".test_113_5", ".test_130_3"))]
-ok = [c for c in cases if not len([k for k in c if k.tag != "properties"])]
-print(f"# gated tests passed on Horae: {len(ok)} of {len(cases)}")
-sys.exit(0 if cases and len(ok) == len(cases) else 1)
+GATED = (".sprio.test_--weights", ".sprio.test_job_options",
+         ".PriorityType.multifactor.test_priority",
+         ".test_113_2", ".test_113_5", ".test_130_3")
+def cases(path):
+    return {(c.get("classname", ""), c.get("name", "")): c
+            for c in ET.parse(path).getroot().iter("testcase")
+            if c.get("classname", "").endswith(GATED)}
+def outcome(c):
+    tags = [k.tag for k in c if k.tag != "properties"]
+    return "skipped" if "skipped" in tags else "failed" if tags else "passed"
+horae, stock = cases(sys.argv[1]), cases(sys.argv[2])
+ok = [k for k, c in horae.items() if outcome(c) == "passed"]
+both = [k for k, c in horae.items() if outcome(c) == "failed" and
+        k in stock and outcome(stock[k]) == "failed"]
+bad = [k for k in horae if k not in ok and k not in both]
+print(f"# gated tests passed on Horae: {len(ok)} of {len(horae)}")
+for k in both:
+    print(f"# failed on both, not held against Horae: {k[0]}::{k[1]}")
+for k in bad:
+    print(f"# not passed on Horae: {k[0]}::{k[1]} ({outcome(horae[k])})")
+sys.exit(0 if horae and ok and not bad else 1)
 PY
-tap_ok "the tests gated on priority/multifactor ran and passed on Horae, the gate lifted" $?
+tap_ok "the tests gated on priority/multifactor ran on Horae and passed, but for any that failed with stock too" $?
 tap_done
