@@ -290,13 +290,15 @@ struct hmrf_scratch {
 	tres_vec_t *ptres; /* per pending job, in the order seen */
 	hmrf_job_t *jobs; /* per pending job, then a probe per idle account */
 	size_t *order;
+	int *acct_of; /* jobs[j].account, compact: read in rank order */
 	size_t *byvisit;
 	double *fac, *efac, *dur;
 	job_record_t **pend_ptr;
 	bool *has_jobs;
 	/* how many each has room for */
-	size_t all_cap, pend_cap, ptres_cap, jobs_cap, order_cap, byvisit_cap,
-		fac_cap, efac_cap, dur_cap, pend_ptr_cap, has_jobs_cap;
+	size_t all_cap, pend_cap, ptres_cap, jobs_cap, order_cap, acct_of_cap,
+		byvisit_cap, fac_cap, efac_cap, dur_cap, pend_ptr_cap,
+		has_jobs_cap;
 };
 
 void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
@@ -310,6 +312,7 @@ void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
 	xfree(s->ptres);
 	xfree(s->jobs);
 	xfree(s->order);
+	xfree(s->acct_of);
 	xfree(s->byvisit);
 	xfree(s->fac);
 	xfree(s->efac);
@@ -509,6 +512,7 @@ static void _rank_and_set(recalc_t *r)
 
 	ROOM(s, jobs, n);
 	ROOM(s, order, n);
+	ROOM(s, acct_of, n);
 	ROOM(s, fac, r->npend + 1);
 	ROOM(s, efac, r->npend + 1);
 	ROOM(s, byvisit, r->npend + 1);
@@ -525,6 +529,7 @@ static void _rank_and_set(recalc_t *r)
 	for (size_t i = 0; i < r->npend; i++) {
 		const pending_t *pj = &r->pend[i];
 
+		s->acct_of[njobs] = pj->account;
 		jobs[njobs].account = pj->account;
 		jobs[njobs].tres = r->ptres[pj->visit];
 		jobs[njobs++].duration = pj->duration;
@@ -547,6 +552,7 @@ static void _rank_and_set(recalc_t *r)
 	for (int a = 0; a < r->nacct; a++) {
 		if (s->has_jobs[a])
 			continue;
+		s->acct_of[njobs] = a;
 		jobs[njobs].account = a;
 		tres_zero(&jobs[njobs].tres);
 		jobs[njobs++].duration = 0;
@@ -557,7 +563,7 @@ static void _rank_and_set(recalc_t *r)
 	}
 	for (size_t k = 0; k < njobs; k++) {
 		size_t j = order[k];
-		int a = jobs[j].account;
+		int a = s->acct_of[j];
 		double f = prio_rank_factor(done, r->npend);
 
 		if (j >= r->npend) {
