@@ -74,68 +74,91 @@ double eunomia_fair_share(const eunomia_account_t *accts, int nacct,
 	return wf > 0 ? x / wf : 0;
 }
 
-/* Rank the jobs of one group (runnable or not) into order. */
-static int _rank_group(const hmrf_account_t *ha, int nacct, double monopoly,
-		       const eunomia_job_t *jobs, size_t njobs, bool runnable,
-		       size_t *order, size_t *k, horae_err_t *err)
+struct eunomia_ranker {
+	hmrf_ranker_t *r[2]; /* the runnable jobs, then the others */
+	hmrf_job_t *hj[2];   /* their form for H-MRF, kept for r */
+	size_t *idx[2];	     /* their indices in the caller's jobs[] */
+	int cur;	     /* the group being given */
+};
+
+void eunomia_ranker_destroy(eunomia_ranker_t **rp)
+{
+	eunomia_ranker_t *r = rp ? *rp : NULL;
+
+	if (!r)
+		return;
+	for (int g = 0; g < 2; g++) {
+		hmrf_ranker_destroy(&r->r[g]);
+		free(r->hj[g]);
+		free(r->idx[g]);
+	}
+	free(r);
+	*rp = NULL;
+}
+
+/* Group g's ranker (g = 0: the runnable jobs; 1: the others) over the
+ * accounts in H-MRF's form.  Returns 0, or -errno (err says what). */
+static int _group_ranker(eunomia_ranker_t *r, int g, const hmrf_account_t *ha,
+			 int nacct, double monopoly, const eunomia_job_t *jobs,
+			 const size_t *count, size_t njobs, horae_err_t *err)
 {
 	hmrf_params_t p = { .policy = HMRF_POLICY_LT_AF, .horizon = INFINITY };
-	hmrf_job_t *hj = malloc((njobs ? njobs : 1) * sizeof(*hj));
-	size_t *idx = malloc((njobs ? njobs : 1) * sizeof(*idx));
-	size_t *sub = malloc((njobs ? njobs : 1) * sizeof(*sub));
-	size_t n = 0;
-	int rc;
+	size_t m = njobs ? njobs : 1, n = 0, *cnt = NULL;
 
-	if (!hj || !idx || !sub) {
-		rc = err_set(err, -ENOMEM, "out of memory");
-		goto cleanup;
+	r->hj[g] = malloc(m * sizeof(*r->hj[g]));
+	r->idx[g] = malloc(m * sizeof(*r->idx[g]));
+	if (count)
+		cnt = malloc(m * sizeof(*cnt));
+	if (!r->hj[g] || !r->idx[g] || (count && !cnt)) {
+		free(cnt);
+		return err_set(err, -ENOMEM, "out of memory");
 	}
 	tres_zero(&p.capacity);
 	p.capacity.v[0] = monopoly;
 	for (size_t j = 0; j < njobs; j++) {
-		if (jobs[j].runnable != runnable)
+		if (jobs[j].runnable != !g)
 			continue;
-		tres_zero(&hj[n].tres);
-		hj[n].account = jobs[j].account;
-		hj[n].tres.v[0] = jobs[j].rate;
-		hj[n].duration = jobs[j].duration;
-		idx[n++] = j;
+		tres_zero(&r->hj[g][n].tres);
+		r->hj[g][n].account = jobs[j].account;
+		r->hj[g][n].tres.v[0] = jobs[j].rate;
+		r->hj[g][n].duration = jobs[j].duration;
+		if (cnt)
+			cnt[n] = count[j];
+		r->idx[g][n++] = j;
 	}
-	rc = hmrf_rank(&p, ha, nacct, hj, n, sub, err);
-	for (size_t i = 0; !rc && i < n; i++)
-		order[(*k)++] = idx[sub[i]];
-cleanup:
-	free(hj);
-	free(idx);
-	free(sub);
-	return rc;
+	r->r[g] = hmrf_ranker_create(&p, ha, nacct, r->hj[g], cnt, n, err);
+	free(cnt);
+	return r->r[g] ? 0 : errno == ENOMEM ? -ENOMEM : -EINVAL;
 }
 
-int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,
-		 const eunomia_job_t *jobs, size_t njobs, size_t *order,
-		 horae_err_t *err)
+eunomia_ranker_t *eunomia_ranker_create(const eunomia_account_t *accts,
+					int nacct, double monopoly,
+					const eunomia_job_t *jobs,
+					const size_t *count, size_t njobs,
+					horae_err_t *err)
 {
-	hmrf_account_t *ha;
-	size_t k = 0, *tmp;
-	int rc;
+	eunomia_ranker_t *r = NULL;
+	hmrf_account_t *ha = NULL;
+	int rc = 0;
 
-	if (nacct < 0 || (nacct && !accts) || (njobs && (!jobs || !order)))
-		return err_set(err, -EINVAL, "eunomia rank: missing arguments");
-	if (!(monopoly > 0) || !isfinite(monopoly))
-		return err_set(err, -EINVAL,
-			       "eunomia rank: monopoly progress %g must be > 0",
-			       monopoly);
-	for (size_t j = 0; j < njobs; j++)
+	if (nacct < 0 || (nacct && !accts) || (njobs && !jobs))
+		rc = err_set(err, -EINVAL, "eunomia rank: missing arguments");
+	else if (!(monopoly > 0) || !isfinite(monopoly))
+		rc = err_set(err, -EINVAL,
+			     "eunomia rank: monopoly progress %g must be > 0",
+			     monopoly);
+	for (size_t j = 0; !rc && j < njobs; j++)
 		if (!(jobs[j].rate >= 0) || !isfinite(jobs[j].rate))
-			return err_set(err, -EINVAL,
-				       "eunomia rank: job %zu has rate %g", j,
-				       jobs[j].rate);
+			rc = err_set(err, -EINVAL,
+				     "eunomia rank: job %zu has rate %g", j,
+				     jobs[j].rate);
+	if (rc)
+		goto cleanup;
 	ha = calloc(nacct ? nacct : 1, sizeof(*ha));
-	tmp = malloc((njobs ? njobs : 1) * sizeof(*tmp));
-	if (!ha || !tmp) {
-		free(ha);
-		free(tmp);
-		return err_set(err, -ENOMEM, "out of memory");
+	r = calloc(1, sizeof(*r));
+	if (!ha || !r) {
+		rc = err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
 	}
 	for (int a = 0; a < nacct; a++) {
 		/* x / (w f_a) = x / ((w f_a / f) f): fold an account's own
@@ -144,14 +167,48 @@ int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,
 			       _monopoly(&accts[a], monopoly) / monopoly;
 		ha[a].used.v[0] = accts[a].progress;
 	}
-	rc = _rank_group(ha, nacct, monopoly, jobs, njobs, true, tmp, &k, err);
-	if (!rc)
-		rc = _rank_group(ha, nacct, monopoly, jobs, njobs, false, tmp,
-				 &k, err);
-	if (!rc)
-		for (size_t i = 0; i < njobs; i++)
-			order[i] = tmp[i];
+	for (int g = 0; g < 2 && !rc; g++)
+		rc = _group_ranker(r, g, ha, nacct, monopoly, jobs, count,
+				   njobs, err);
+cleanup:
 	free(ha);
-	free(tmp);
-	return rc;
+	if (rc) {
+		eunomia_ranker_destroy(&r);
+		errno = -rc;
+	}
+	return r;
+}
+
+int eunomia_ranker_next(eunomia_ranker_t *r, size_t *job)
+{
+	size_t k;
+
+	if (!r || !job)
+		return -EINVAL;
+	for (; r->cur < 2; r->cur++) {
+		if (hmrf_ranker_next(r->r[r->cur], &k))
+			continue;
+		*job = r->idx[r->cur][k];
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,
+		 const eunomia_job_t *jobs, size_t njobs, size_t *order,
+		 horae_err_t *err)
+{
+	eunomia_ranker_t *r;
+	size_t k = 0;
+
+	if (njobs && !order)
+		return err_set(err, -EINVAL, "eunomia rank: missing arguments");
+	r = eunomia_ranker_create(accts, nacct, monopoly, jobs, NULL, njobs,
+				  err);
+	if (!r)
+		return -errno;
+	while (k < njobs && !eunomia_ranker_next(r, &order[k]))
+		k++;
+	eunomia_ranker_destroy(&r);
+	return 0;
 }

@@ -97,4 +97,23 @@ int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,
 		 const eunomia_job_t *jobs, size_t njobs, size_t *order,
 		 horae_err_t *err);
 
+/*
+ * The same order one job at a time, for a caller that may stop early:
+ * count[j], when count is not NULL, says how many times job j is given
+ * in a row (>= 1), as hmrf_ranker_create (hmrf.h) does.  jobs[] is read
+ * at creation only.  eunomia_ranker_create returns NULL with errno EINVAL
+ * (err says what) or ENOMEM; eunomia_ranker_next gives the next job's
+ * index and returns 0, or -ENOENT after the last; eunomia_ranker_destroy
+ * takes NULL and sets *r to NULL.
+ */
+typedef struct eunomia_ranker eunomia_ranker_t;
+
+eunomia_ranker_t *eunomia_ranker_create(const eunomia_account_t *accts,
+					int nacct, double monopoly,
+					const eunomia_job_t *jobs,
+					const size_t *count, size_t njobs,
+					horae_err_t *err);
+int eunomia_ranker_next(eunomia_ranker_t *r, size_t *job);
+void eunomia_ranker_destroy(eunomia_ranker_t **r);
+
 #endif /* HORAE_EUNOMIA_H */

@@ -589,18 +589,14 @@ int eunomia_books_gaps(eunomia_books_t *b, double now, double *gap, int n)
 	return 0;
 }
 
-int eunomia_books_rank(eunomia_books_t *b, double now,
-		       const eunomia_job_t *jobs, size_t njobs, size_t *order,
-		       horae_err_t *err)
+/* What eunomia_rank would refuse, refused before anything is charged;
+ * then the accounts' scratch copies at now, and their monopoly. */
+static int _rank_prepare(eunomia_books_t *b, double now,
+			 const eunomia_job_t *jobs, size_t njobs,
+			 double *mono, horae_err_t *err)
 {
-	double mono;
 	int rc;
 
-	if (!b || !isfinite(now) || (njobs && (!jobs || !order)))
-		return err_set(err, -EINVAL,
-			       "eunomia books: missing arguments");
-	/* What eunomia_rank would refuse, refused before anything is
-	 * charged. */
 	if (!(b->common_rate > 0))
 		return err_set(err, -EINVAL,
 			       "eunomia books: no monopoly rate to rank by");
@@ -612,10 +608,45 @@ int eunomia_books_rank(eunomia_books_t *b, double now,
 				err, -EINVAL,
 				"eunomia books: job %zu has account %d, rate %g",
 				j, jobs[j].account, jobs[j].rate);
-	if ((rc = _scratch_accounts(b, now, &mono)))
+	if ((rc = _scratch_accounts(b, now, mono)))
 		return err_set(err, rc, "eunomia books: %s",
 			       rc == -ENOMEM ? "out of memory" :
 					       "bad arguments");
+	return 0;
+}
+
+int eunomia_books_rank(eunomia_books_t *b, double now,
+		       const eunomia_job_t *jobs, size_t njobs, size_t *order,
+		       horae_err_t *err)
+{
+	double mono;
+	int rc;
+
+	if (!b || !isfinite(now) || (njobs && (!jobs || !order)))
+		return err_set(err, -EINVAL,
+			       "eunomia books: missing arguments");
+	if ((rc = _rank_prepare(b, now, jobs, njobs, &mono, err)))
+		return rc;
 	return eunomia_rank(b->scratch, eunomia_books_count(b), mono, jobs,
 			    njobs, order, err);
+}
+
+eunomia_ranker_t *eunomia_books_ranker(eunomia_books_t *b, double now,
+				       const eunomia_job_t *jobs,
+				       const size_t *count, size_t njobs,
+				       horae_err_t *err)
+{
+	double mono;
+	int rc;
+
+	if (!b || !isfinite(now) || (njobs && !jobs))
+		rc = err_set(err, -EINVAL, "eunomia books: missing arguments");
+	else
+		rc = _rank_prepare(b, now, jobs, njobs, &mono, err);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	return eunomia_ranker_create(b->scratch, eunomia_books_count(b), mono,
+				     jobs, count, njobs, err);
 }

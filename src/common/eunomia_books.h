@@ -217,4 +217,15 @@ int eunomia_books_rank(eunomia_books_t *b, double now,
 		       const eunomia_job_t *jobs, size_t njobs, size_t *order,
 		       horae_err_t *err);
 
+/*
+ * The same, one job at a time (eunomia_ranker_create, with its count):
+ * charges to now as eunomia_books_rank does, then the ranker keeps the
+ * order it saw.  Returns NULL with errno EINVAL (err says what; nothing
+ * charged) or ENOMEM.
+ */
+eunomia_ranker_t *eunomia_books_ranker(eunomia_books_t *b, double now,
+				       const eunomia_job_t *jobs,
+				       const size_t *count, size_t njobs,
+				       horae_err_t *err);
+
 #endif /* HORAE_EUNOMIA_BOOKS_H */

@@ -424,12 +424,159 @@ static inline void _fetch_job(const hmrf_job_t *job)
 #endif
 }
 
+struct hmrf_ranker {
+	hmrf_params_t p;	/* a copy: the caller's may go */
+	hmrf_account_t *accts;	/* a copy, or NULL: lent by hmrf_rank */
+	const hmrf_job_t *jobs; /* the caller's, kept until destroy */
+	rank_state_t st;
+	size_t *first, *byacct; /* jobs grouped by account (_group) */
+	size_t *next;		/* each account's job being given */
+	size_t *left;		/* how many times more it is given */
+	size_t *count;		/* each job's repeats; NULL: once each */
+};
+
+void hmrf_ranker_destroy(hmrf_ranker_t **rp)
+{
+	hmrf_ranker_t *r = rp ? *rp : NULL;
+
+	if (!r)
+		return;
+	_state_free(&r->st);
+	free(r->accts);
+	free(r->first);
+	free(r->byacct);
+	free(r->next);
+	free(r->left);
+	free(r->count);
+	free(r);
+	*rp = NULL;
+}
+
+/* How many times job j is given. */
+static inline size_t _repeats(const hmrf_ranker_t *r, size_t j)
+{
+	return r->count ? r->count[j] : 1;
+}
+
+/* The ranker over checked input; with copy, over its own copy of the
+ * accounts (hmrf_rank, which outlives its ranker, lends them). */
+static hmrf_ranker_t *_ranker_new(const hmrf_params_t *p,
+				  const hmrf_account_t *accts, int nacct,
+				  const hmrf_job_t *jobs, const size_t *count,
+				  size_t njobs, bool copy, horae_err_t *err)
+{
+	size_t na = nacct > 0 ? (size_t)nacct : 1;
+	const hmrf_account_t *acc = accts;
+	hmrf_ranker_t *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		goto nomem;
+	r->p = *p;
+	r->jobs = jobs;
+	r->next = malloc((na + 1) * sizeof(*r->next));
+	r->left = malloc((na + 1) * sizeof(*r->left));
+	if (!r->next || !r->left)
+		goto nomem;
+	if (copy) {
+		if (!(r->accts = malloc(na * sizeof(*r->accts))))
+			goto nomem;
+		if (nacct)
+			memcpy(r->accts, accts,
+			       (size_t)nacct * sizeof(*r->accts));
+		acc = r->accts;
+	}
+	if (count && njobs) {
+		if (!(r->count = malloc(njobs * sizeof(*r->count))))
+			goto nomem;
+		memcpy(r->count, count, njobs * sizeof(*r->count));
+	}
+	if (_state_init(&r->st, &r->p, acc, nacct) ||
+	    _group(jobs, njobs, nacct, &r->first, &r->byacct))
+		goto nomem;
+	r->st.n = _slots_in_use(&r->p, acc, nacct, jobs, njobs);
+	for (int a = 0; a < nacct; a++) {
+		r->next[a] = r->first[a];
+		if (r->first[a] == r->first[a + 1])
+			continue;
+		r->left[a] = _repeats(r, r->byacct[r->next[a]]);
+		r->st.keys[a] = _key(&r->st, a, &jobs[r->byacct[r->next[a]]]);
+		heap_push(r->st.heap, sizeof(int), &r->st.heap_len, &a,
+			  _heap_before, &r->st);
+	}
+	return r;
+nomem:
+	hmrf_ranker_destroy(&r);
+	err_set(err, -ENOMEM, "out of memory");
+	errno = ENOMEM;
+	return NULL;
+}
+
+hmrf_ranker_t *hmrf_ranker_create(const hmrf_params_t *p,
+				  const hmrf_account_t *accts, int nacct,
+				  const hmrf_job_t *jobs, const size_t *count,
+				  size_t njobs, horae_err_t *err)
+{
+	int rc = _check_input(p, accts, nacct, jobs, njobs, err);
+
+	for (size_t j = 0; !rc && count && j < njobs; j++)
+		if (!count[j])
+			rc = err_set(err, -EINVAL,
+				     "rank: job %zu is given 0 times; it must be 1 or more",
+				     j);
+	if (rc) {
+		errno = -rc;
+		return NULL;
+	}
+	return _ranker_new(p, accts, nacct, jobs, count, njobs, true, err);
+}
+
+/* Give the account at the top its job, charge it, and put the account
+ * back in its place.  The heap is not empty. */
+static inline size_t _ranker_step(hmrf_ranker_t *r)
+{
+	rank_state_t *st = &r->st;
+	int a = st->heap[0];
+	size_t j = r->byacct[r->next[a]];
+
+	_charge(st, a, &r->jobs[j]);
+	if (!r->count || !--r->left[a]) {
+		if (++r->next[a] == r->first[a + 1]) {
+			heap_pop(st->heap, sizeof(int), &st->heap_len, &a,
+				 _heap_before, st);
+			return j;
+		}
+		if (r->count)
+			r->left[a] = r->count[r->byacct[r->next[a]]];
+		/* The job after this one is keyed when a comes up again:
+		 * asked for now, it is there by then (with many accounts,
+		 * each one's jobs lie far apart in jobs[]). */
+		if (r->next[a] + 1 < r->first[a + 1])
+			_fetch_job(&r->jobs[r->byacct[r->next[a] + 1]]);
+	}
+	/* It is at the top: sinking puts it in its place. */
+	st->keys[a] = _key(st, a, &r->jobs[r->byacct[r->next[a]]]);
+	heap_sift_down(st->heap, sizeof(int), st->heap_len, 0, _heap_before,
+		       st);
+	return j;
+}
+
+int hmrf_ranker_next(hmrf_ranker_t *r, size_t *job)
+{
+	if (!r || !job)
+		return -EINVAL;
+	if (!r->st.heap_len)
+		return -ENOENT;
+	*job = _ranker_step(r);
+	return 0;
+}
+
 int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 	      const hmrf_job_t *jobs, size_t njobs, size_t *order,
 	      horae_err_t *err)
 {
-	rank_state_t st;
-	size_t *first = NULL, *byacct = NULL, *next = NULL, k = 0;
+	size_t *first, *byacct, *next, k = 0;
+	hmrf_ranker_t *r;
+	rank_state_t *st;
 	int rc, a;
 
 	rc = _check_input(p, accts, nacct, jobs, njobs, err);
@@ -437,47 +584,31 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 		return rc;
 	if (njobs && !order)
 		return err_set(err, -EINVAL, "rank: missing arguments");
-	rc = _state_init(&st, p, accts, nacct);
-	st.n = _slots_in_use(p, accts, nacct, jobs, njobs);
-	if (!rc)
-		rc = _group(jobs, njobs, nacct, &first, &byacct);
-	if (!rc && !(next = malloc(((size_t)nacct + 1) * sizeof(*next))))
-		rc = -ENOMEM;
-	if (rc) {
-		err_set(err, rc, "out of memory");
-		goto cleanup;
-	}
-	for (a = 0; a < nacct; a++) {
-		next[a] = first[a];
-		if (first[a] == first[a + 1])
-			continue;
-		st.keys[a] = _key(&st, a, &jobs[byacct[next[a]]]);
-		heap_push(st.heap, sizeof(int), &st.heap_len, &a, _heap_before,
-			  &st);
-	}
-	while (st.heap_len) {
-		a = st.heap[0];
+	r = _ranker_new(p, accts, nacct, jobs, NULL, njobs, false, err);
+	if (!r)
+		return -ENOMEM;
+	/* _ranker_step without repeats, its arrays held in locals: the
+	 * plugins rank every pending job each pass, and this loop is most
+	 * of a recalculation. */
+	st = &r->st;
+	first = r->first;
+	byacct = r->byacct;
+	next = r->next;
+	while (st->heap_len) {
+		a = st->heap[0];
 		order[k++] = byacct[next[a]];
-		_charge(&st, a, &jobs[byacct[next[a]]]);
+		_charge(st, a, &jobs[byacct[next[a]]]);
 		if (++next[a] == first[a + 1]) {
-			heap_pop(st.heap, sizeof(int), &st.heap_len, &a,
-				 _heap_before, &st);
+			heap_pop(st->heap, sizeof(int), &st->heap_len, &a,
+				 _heap_before, st);
 			continue;
 		}
-		/* The job after this one is keyed when a comes up again:
-		 * asked for now, it is there by then (with many accounts,
-		 * each one's jobs lie far apart in jobs[]). */
 		if (next[a] + 1 < first[a + 1])
 			_fetch_job(&jobs[byacct[next[a] + 1]]);
-		/* It is at the top: sinking puts it in its place. */
-		st.keys[a] = _key(&st, a, &jobs[byacct[next[a]]]);
-		heap_sift_down(st.heap, sizeof(int), st.heap_len, 0,
-			       _heap_before, &st);
+		st->keys[a] = _key(st, a, &jobs[byacct[next[a]]]);
+		heap_sift_down(st->heap, sizeof(int), st->heap_len, 0,
+			       _heap_before, st);
 	}
-cleanup:
-	_state_free(&st);
-	free(first);
-	free(byacct);
-	free(next);
-	return rc;
+	hmrf_ranker_destroy(&r);
+	return 0;
 }

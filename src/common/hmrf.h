@@ -128,4 +128,28 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 	      const hmrf_job_t *jobs, size_t njobs, size_t *order,
 	      horae_err_t *err);
 
+/*
+ * The same ranking, one job at a time, for a caller that may stop early
+ * (the simulator stops a round once no job left can start).  count[j],
+ * when count is not NULL, says how many times job j is given in a row
+ * (>= 1): the sequence is hmrf_rank's over jobs[] with job j written
+ * count[j] times, without the copies.
+ *
+ * hmrf_ranker_create checks its input as hmrf_rank does (and count) and
+ * copies the parameters and accounts; jobs[] must stay as it is until
+ * hmrf_ranker_destroy.  It returns NULL with errno EINVAL (err names
+ * what is wrong) or ENOMEM.  hmrf_ranker_next puts the next job's index
+ * in *job and returns 0, or -ENOENT once every job was given (or
+ * -EINVAL on NULL arguments).  hmrf_ranker_destroy takes NULL and sets
+ * *r to NULL.
+ */
+typedef struct hmrf_ranker hmrf_ranker_t;
+
+hmrf_ranker_t *hmrf_ranker_create(const hmrf_params_t *p,
+				  const hmrf_account_t *accts, int nacct,
+				  const hmrf_job_t *jobs, const size_t *count,
+				  size_t njobs, horae_err_t *err);
+int hmrf_ranker_next(hmrf_ranker_t *r, size_t *job);
+void hmrf_ranker_destroy(hmrf_ranker_t **r);
+
 #endif /* HORAE_HMRF_H */

@@ -513,31 +513,68 @@ out:
 	return rc;
 }
 
+/* The ranking's parameters and accounts as the books hold them now;
+ * *acct is the caller's to free.  Returns 0 or -ENOMEM. */
+static int _rank_input(const hmrf_books_t *b, hmrf_params_t *p,
+		       hmrf_account_t **acct, int *n)
+{
+	*n = names_count(b->st->names);
+	*acct = malloc((*n ? (size_t)*n : 1) * sizeof(**acct));
+	if (!*acct)
+		return -ENOMEM;
+	for (int a = 0; a < *n; a++)
+		hmrf_books_get(b, a, &(*acct)[a]);
+	memset(p, 0, sizeof(*p));
+	p->policy = b->conf.policy;
+	p->capacity = _rank_capacity(b);
+	p->now = b->now;
+	p->timeout = b->conf.timeout;
+	p->horizon = hmrf_books_horizon(b);
+	p->elapsed = _elapsed(b);
+	p->borrow_limit = b->conf.borrow_limit;
+	return 0;
+}
+
 int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
 		    size_t njobs, size_t *order, horae_err_t *err)
 {
-	hmrf_params_t p = { 0 };
+	hmrf_params_t p;
 	hmrf_account_t *acct;
 	int n, rc;
 
 	if (!b)
 		return err_set(err, -EINVAL, "rank: missing books");
-	n = names_count(b->st->names);
-	acct = malloc((n ? (size_t)n : 1) * sizeof(*acct));
-	if (!acct)
+	if (_rank_input(b, &p, &acct, &n))
 		return err_set(err, -ENOMEM, "out of memory");
-	for (int a = 0; a < n; a++)
-		hmrf_books_get(b, a, &acct[a]);
-	p.policy = b->conf.policy;
-	p.capacity = _rank_capacity(b);
-	p.now = b->now;
-	p.timeout = b->conf.timeout;
-	p.horizon = hmrf_books_horizon(b);
-	p.elapsed = _elapsed(b);
-	p.borrow_limit = b->conf.borrow_limit;
 	rc = hmrf_rank(&p, acct, n, jobs, njobs, order, err);
 	free(acct);
 	return rc;
+}
+
+hmrf_ranker_t *hmrf_books_ranker(const hmrf_books_t *b,
+				 const hmrf_job_t *jobs, const size_t *count,
+				 size_t njobs, horae_err_t *err)
+{
+	hmrf_params_t p;
+	hmrf_account_t *acct;
+	hmrf_ranker_t *r;
+	int n;
+
+	if (!b) {
+		err_set(err, -EINVAL, "rank: missing books");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (_rank_input(b, &p, &acct, &n)) {
+		err_set(err, -ENOMEM, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	r = hmrf_ranker_create(&p, acct, n, jobs, count, njobs, err);
+	n = errno;
+	free(acct);
+	errno = n;
+	return r;
 }
 
 json_object *hmrf_books_view(const hmrf_books_t *b)

@@ -188,6 +188,16 @@ int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
 		    size_t njobs, size_t *order, horae_err_t *err);
 
 /*
+ * The same ranking one job at a time (hmrf_ranker_create, with its count
+ * and its errors; jobs[] stays as it is until hmrf_ranker_destroy).  The
+ * ranker works on the books as they are now: what changes them later
+ * does not change its order.
+ */
+hmrf_ranker_t *hmrf_books_ranker(const hmrf_books_t *b,
+				 const hmrf_job_t *jobs, const size_t *count,
+				 size_t njobs, horae_err_t *err);
+
+/*
  * Each account's standing in H-MRF's order now, as a factor in (0, 1]:
  * 1 - place / n, place being where the account would be served if every
  * one of the n accounts asked for one small job now (1 for the account

@@ -2,7 +2,8 @@
 /*
  * eunomia_test.c - Check tests of eunomia.c: progress shares (Eunomia's
  * Fig. 1: Alice's share 2/8, 3/8, 4/8 as Machine 2's CPUs are given), the
- * fair progress share, and the online order.
+ * fair progress share, and the online order (also one job at a time, with
+ * repeats, against the order over the jobs written out).
  */
 #include <check.h>
 
@@ -10,9 +11,11 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../eunomia.h"
+#include "../rng.h"
 
 /* Eunomia Fig. 1: machines 1, 2 of 2 CPUs at speed 1, machine 3 of 2 CPUs
  * at speed 2; Alice may use machines 1-2, Bob 2-3.  Either, alone and
@@ -373,6 +376,90 @@ START_TEST(test_eunomia_constrained_generated)
 }
 END_TEST
 
+/*
+ * Generated: accounts with their own monopolies or the common one, jobs
+ * runnable or not, each job given count[j] times in a row by the ranker:
+ * the sequence eunomia_rank gives over the jobs written out (runnable
+ * first), without count eunomia_rank's own.  jobs[] is read at creation
+ * only.
+ */
+START_TEST(test_eunomia_ranker_repeats)
+{
+	enum { NA = 6, NJ = 30, MAXC = 4 };
+	rng_t g;
+	horae_err_t err;
+	size_t k;
+
+	rng_seed(&g, 2026);
+	for (int c = 0; c < 100; c++) {
+		eunomia_account_t a[NA];
+		eunomia_job_t jobs[NJ], wide[NJ * MAXC];
+		size_t count[NJ], from[NJ * MAXC], order[NJ * MAXC], nw = 0;
+		size_t n = 0;
+		double mono = 1000 + 1000 * rng_uniform(&g);
+		eunomia_ranker_t *r;
+
+		for (int i = 0; i < NA; i++) {
+			a[i].weight = 1 + (double)rng_below(&g, 3);
+			a[i].progress = rng_uniform(&g) * 500;
+			a[i].monopoly = rng_below(&g, 2) ? 0 : mono / 2;
+			a[i].active = true;
+		}
+		for (int j = 0; j < NJ; j++) {
+			jobs[j].account = (int)rng_below(&g, NA);
+			jobs[j].rate = 1 + (double)rng_below(&g, 16);
+			jobs[j].duration = 5 + (double)rng_below(&g, 60);
+			jobs[j].runnable = rng_below(&g, 3) != 0;
+			count[j] = 1 + rng_below(&g, MAXC);
+			for (size_t t = 0; t < count[j]; t++) {
+				wide[nw] = jobs[j];
+				from[nw++] = (size_t)j;
+			}
+		}
+		ck_assert_int_eq(eunomia_rank(a, NA, mono, wide, nw, order,
+					      &err),
+				 0);
+		r = eunomia_ranker_create(a, NA, mono, jobs, count, NJ, &err);
+		ck_assert_ptr_nonnull(r);
+		memset(jobs, 0xff, sizeof(jobs));
+		for (; !eunomia_ranker_next(r, &k); n++) {
+			ck_assert_uint_lt(n, nw);
+			ck_assert_uint_eq(k, from[order[n]]);
+		}
+		ck_assert_uint_eq(n, nw);
+		eunomia_ranker_destroy(&r);
+		ck_assert_ptr_null(r);
+		/* Without count: eunomia_rank's order itself. */
+		r = eunomia_ranker_create(a, NA, mono, wide, NULL, nw, &err);
+		ck_assert_ptr_nonnull(r);
+		for (n = 0; !eunomia_ranker_next(r, &k); n++)
+			ck_assert_uint_eq(k, order[n]);
+		ck_assert_uint_eq(n, nw);
+		eunomia_ranker_destroy(&r);
+	}
+	/* Bad input: a rate not a number, a job given 0 times, no
+	 * monopoly, no ranker. */
+	{
+		eunomia_account_t a = { .weight = 1, .active = true };
+		eunomia_job_t j = { .account = 0, .rate = NAN, .duration = 1 };
+		size_t zero = 0;
+
+		ck_assert_ptr_null(
+			eunomia_ranker_create(&a, 1, 10, &j, NULL, 1, &err));
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_ptr_nonnull(strstr(err.text, "rate"));
+		j.rate = 1;
+		ck_assert_ptr_null(
+			eunomia_ranker_create(&a, 1, 10, &j, &zero, 1, &err));
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_ptr_null(
+			eunomia_ranker_create(&a, 1, 0, &j, NULL, 1, &err));
+		ck_assert_int_eq(eunomia_ranker_next(NULL, &k), -EINVAL);
+		eunomia_ranker_destroy(NULL);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("eunomia");
@@ -386,6 +473,7 @@ int main(void)
 	tcase_add_test(tc, test_eunomia_charge_span);
 	tcase_add_test(tc, test_eunomia_constrained_bench);
 	tcase_add_test(tc, test_eunomia_constrained_generated);
+	tcase_add_test(tc, test_eunomia_ranker_repeats);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -2,8 +2,10 @@
 /*
  * hmrf_test.c - Check tests of hmrf.c: the errno contract; shares, the
  * non-sharing allocation and beta on hand-computed cases; the starvation
- * timeout; the borrow limit; beta with the step being decided.  The
- * papers' examples run through the books: hmrf_books_test.c.
+ * timeout; the borrow limit; beta with the step being decided; the
+ * ranker, one job at a time with repeats, against hmrf_rank over the
+ * jobs written out.  The papers' examples run through the books:
+ * hmrf_books_test.c.
  */
 #include <check.h>
 
@@ -16,6 +18,7 @@
 
 #include "../hmrf.h"
 #include "../ledger.h"
+#include "../rng.h"
 
 /* --- errno contract ------------------------------------------------------ */
 
@@ -312,6 +315,130 @@ START_TEST(test_order_within_account)
 }
 END_TEST
 
+/* --- the ranker ------------------------------------------------------- */
+
+START_TEST(test_ranker_badargs)
+{
+	hmrf_params_t p = { .policy = HMRF_POLICY_HMRF, .horizon = 1 };
+	hmrf_account_t a[1] = { { .weight = 1 } };
+	hmrf_job_t j[2] = { { .account = 0, .duration = 1 },
+			    { .account = 0, .duration = 1 } };
+	size_t count[2] = { 2, 0 }, k;
+	hmrf_ranker_t *r;
+	horae_err_t err;
+
+	p.capacity = _v(1, 1);
+	errno = 0;
+	ck_assert_ptr_null(hmrf_ranker_create(&p, a, 1, j, count, 2, &err));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.text, "job 1 is given 0 times"));
+	j[1].account = 3;
+	count[1] = 1;
+	ck_assert_ptr_null(hmrf_ranker_create(&p, a, 1, j, count, 2, &err));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(hmrf_ranker_next(NULL, &k), -EINVAL);
+	/* No jobs: nothing to give. */
+	r = hmrf_ranker_create(&p, a, 1, NULL, NULL, 0, &err);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(hmrf_ranker_next(r, &k), -ENOENT);
+	ck_assert_int_eq(hmrf_ranker_next(r, NULL), -EINVAL);
+	hmrf_ranker_destroy(&r);
+	ck_assert_ptr_null(r);
+	hmrf_ranker_destroy(&r);
+	hmrf_ranker_destroy(NULL);
+}
+END_TEST
+
+/*
+ * Generated queues, every policy, with starving accounts and a borrow
+ * limit: the ranker with count[j] repeats gives the sequence hmrf_rank
+ * gives over the same jobs each written count[j] times in a row; without
+ * count, hmrf_rank's.  The accounts and jobs may be freed and changed
+ * after creation except jobs[] (the copies are the ranker's).  A ranker
+ * stopped half-way is destroyed without leaks (valgrind in t0500).
+ */
+START_TEST(test_ranker_repeats)
+{
+	enum { NA = 7, NJ = 40, MAXC = 5 };
+	rng_t g;
+
+	rng_seed(&g, 22 + (uint64_t)_i);
+	for (int c = 0; c < 50; c++) {
+		hmrf_params_t p = { .policy = (hmrf_policy_t)(c % 5) };
+		hmrf_account_t *a = calloc(NA, sizeof(*a));
+		hmrf_job_t jobs[NJ], wide[NJ * MAXC];
+		size_t count[NJ], from[NJ * MAXC], order[NJ * MAXC], nw = 0;
+		size_t k, n = 0;
+		hmrf_ranker_t *r, *plain;
+
+		ck_assert_ptr_nonnull(a);
+		p.capacity = _v(64, 256);
+		p.now = 1000;
+		p.horizon = c % 3 ? 600 : 60;
+		p.timeout = c % 4 ? 0 : 300;
+		p.elapsed = 800;
+		p.borrow_limit = c % 5 == 4 ? 0.2 : 0;
+		for (int i = 0; i < NA; i++) {
+			a[i].weight = 1 + (double)rng_below(&g, 4);
+			a[i].used = _v(rng_uniform(&g) * 2e4,
+				       rng_uniform(&g) * 8e4);
+			a[i].ns = _v(rng_uniform(&g) * 2e4,
+				     rng_uniform(&g) * 8e4);
+			a[i].running = _v((double)rng_below(&g, 16), 0);
+			a[i].ns_rate = _v((double)rng_below(&g, 20), 40);
+			a[i].waiting_since = 0;
+			if (!rng_below(&g, 3))
+				a[i].waiting_since =
+					1 + (double)rng_below(&g, 900);
+		}
+		for (int j = 0; j < NJ; j++) {
+			jobs[j].account = (int)rng_below(&g, NA);
+			jobs[j].tres = _v(1 + (double)rng_below(&g, 8),
+					  (double)rng_below(&g, 32));
+			jobs[j].duration = 10 + (double)rng_below(&g, 900);
+			count[j] = 1 + rng_below(&g, MAXC);
+			for (size_t t = 0; t < count[j]; t++) {
+				wide[nw] = jobs[j];
+				from[nw++] = (size_t)j;
+			}
+		}
+		ck_assert_int_eq(hmrf_rank(&p, a, NA, wide, nw, order, NULL),
+				 0);
+		r = hmrf_ranker_create(&p, a, NA, jobs, count, NJ, NULL);
+		plain = hmrf_ranker_create(&p, a, NA, wide, NULL, nw, NULL);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_ptr_nonnull(plain);
+		memset(a, 0xff, NA * sizeof(*a));
+		free(a);
+		p.policy = (hmrf_policy_t)99;
+		for (; !hmrf_ranker_next(r, &k); n++) {
+			size_t w;
+
+			ck_assert_uint_lt(n, nw);
+			ck_assert_uint_eq(k, from[order[n]]);
+			ck_assert_int_eq(hmrf_ranker_next(plain, &w), 0);
+			ck_assert_uint_eq(w, order[n]);
+		}
+		ck_assert_uint_eq(n, nw);
+		ck_assert_int_eq(hmrf_ranker_next(r, &k), -ENOENT);
+		ck_assert_int_eq(hmrf_ranker_next(plain, &k), -ENOENT);
+		hmrf_ranker_destroy(&r);
+		hmrf_ranker_destroy(&plain);
+		/* Stopped after one. */
+		p.policy = (hmrf_policy_t)(c % 5);
+		a = calloc(NA, sizeof(*a));
+		ck_assert_ptr_nonnull(a);
+		for (int i = 0; i < NA; i++)
+			a[i].weight = 1;
+		r = hmrf_ranker_create(&p, a, NA, jobs, count, NJ, NULL);
+		free(a);
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(hmrf_ranker_next(r, &k), 0);
+		hmrf_ranker_destroy(&r);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hmrf");
@@ -331,6 +458,10 @@ int main(void)
 	tcase_add_test(tc, test_timeout_guard);
 	tcase_add_test(tc, test_borrow_limit);
 	tcase_add_test(tc, test_order_within_account);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("ranker");
+	tcase_add_test(tc, test_ranker_badargs);
+	tcase_add_loop_test(tc, test_ranker_repeats, 0, 4);
 	suite_add_tcase(s, tc);
 
 	return check_run(s);
