@@ -46,6 +46,7 @@ typedef struct jstate {
 	double task_work; /* per task, at speed 1 */
 	double *task_start;
 	int next; /* next job in its account's queue, -1 */
+	int floor; /* first-fit, this round: no node below it fits */
 	justice_estimate_t est; /* Justice's, this pass (deadline jobs) */
 } jstate_t;
 
@@ -65,6 +66,7 @@ typedef struct sim {
 	jstate_t *js;
 	acct_t *ac;
 	int na, nn, cpu;
+	int nt; /* TRES slots in use: past them every vector holds 0 */
 	tres_vec_t *idle;
 	int *open, nopen;
 	int *open_pos; /* position in open[], -1 */
@@ -81,14 +83,23 @@ typedef struct sim {
 	justice_history_t *hist;
 	double now, charged, next_sample;
 	size_t scap, ended;
-	/* scratch */
+	/* scratch: a round's entries, one a job, with the tasks to rank */
 	size_t entcap;
 	hmrf_job_t *hj;
-	tsf_job_t *tj;
 	eunomia_job_t *ej;
 	justice_estimate_t *je;
 	int *ent_job;
+	size_t *ent_cnt, *ent_left;
+	/* the order: over entries (each given ent_cnt times in a row), or
+	 * over tasks (TSF: xent names each task's entry); or a ranker */
 	size_t *order;
+	size_t taskcap;
+	tsf_job_t *tj;
+	size_t *xent, *xorder;
+	size_t it_k, it_n, it_rep;
+	bool it_tasks;
+	hmrf_ranker_t *hr;
+	eunomia_ranker_t *er;
 	tsf_account_t *ta;
 	eunomia_account_t *ea;
 	double *gap;
@@ -135,6 +146,25 @@ static bool _eligible(const sim_t *s, int job, int node)
 {
 	return sim_has_feature(s->t->nodes[node].features,
 			       s->t->jobs[job].constraint);
+}
+
+/* tres_fits over the slots in use (the others hold 0 everywhere). */
+static inline bool _fits(const sim_t *s, const tres_vec_t *need,
+			 const tres_vec_t *avail)
+{
+	for (int i = 0; i < s->nt; i++)
+		if (need->v[i] > avail->v[i])
+			return false;
+	return true;
+}
+
+/* 1 + the last slot that is not 0 in v, or 0. */
+static int _slots(const tres_vec_t *v)
+{
+	for (int i = TRES_MAX; i > 0; i--)
+		if (v->v[i - 1] != 0)
+			return i;
+	return 0;
 }
 
 /* How many tasks of d the idle total could hold at most. */
@@ -664,11 +694,6 @@ static void _justice_pass(sim_t *s)
 
 /* --- one scheduling pass ----------------------------------------------- */
 
-static int _reserve(sim_t *s, size_t n)
-{
-	if (n <= s->entcap)
-		return 0;
-	n = n < 2 * s->entcap ? 2 * s->entcap : n;
 #define GROW(p)                                           \
 	do {                                              \
 		void *q = realloc((p), n * sizeof(*(p))); \
@@ -676,16 +701,37 @@ static int _reserve(sim_t *s, size_t n)
 			return -ENOMEM;                   \
 		(p) = q;                                  \
 	} while (0)
+
+/* Room for n entries. */
+static int _reserve(sim_t *s, size_t n)
+{
+	if (n <= s->entcap)
+		return 0;
+	n = n < 2 * s->entcap ? 2 * s->entcap : n;
 	GROW(s->hj);
-	GROW(s->tj);
 	GROW(s->ej);
 	GROW(s->je);
 	GROW(s->ent_job);
+	GROW(s->ent_cnt);
+	GROW(s->ent_left);
 	GROW(s->order);
-#undef GROW
 	s->entcap = n;
 	return 0;
 }
+
+/* Room for n tasks written out (TSF ranks tasks, not entries). */
+static int _reserve_tasks(sim_t *s, size_t n)
+{
+	if (n <= s->taskcap)
+		return 0;
+	n = n < 2 * s->taskcap ? 2 * s->taskcap : n;
+	GROW(s->tj);
+	GROW(s->xent);
+	GROW(s->xorder);
+	s->taskcap = n;
+	return 0;
+}
+#undef GROW
 
 /* Unlink jobs with nothing left to start from the front of a's queue. */
 static void _trim(sim_t *s, int a)
@@ -724,7 +770,11 @@ static int _cmp_fifo(const void *x, const void *y, void *arg)
 	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
 }
 
-/* Collect the pending tasks worth ranking.  Returns the count or -errno. */
+/*
+ * Collect the pending tasks worth ranking: one entry a job, with how many
+ * of its tasks (ent_cnt; in the order, they come in a row, as the job's
+ * tasks would one after the other).  Returns the entries or -errno.
+ */
 static long _collect(sim_t *s)
 {
 	size_t n = 0;
@@ -744,29 +794,67 @@ static long _collect(sim_t *s)
 			double take = fmin(js->given - js->started, b - count);
 
 			js->blocked = false;
+			js->floor = 0;
 			if (js->final || take <= 0)
 				continue;
-			if (_reserve(s, n + (size_t)take))
-				return -ENOMEM;
-			for (int k = 0; k < (int)take; k++, n++) {
-				s->ent_job[n] = j;
-				s->hj[n].account = a;
-				s->hj[n].tres = job->demand;
-				s->hj[n].duration = js->task_work;
-				s->tj[n].account = a;
-				s->tj[n].tasks = 1;
-				s->tj[n].duration = js->task_work;
-			}
 			count += take;
+			if ((int)take < 1)
+				continue;
+			if (_reserve(s, n + 1))
+				return -ENOMEM;
+			s->ent_job[n] = j;
+			s->ent_cnt[n] = (size_t)(int)take;
+			s->hj[n].account = a;
+			s->hj[n].tres = job->demand;
+			s->hj[n].duration = js->task_work;
+			n++;
 		}
 	}
 	return (long)n;
 }
 
+/* TSF ranks tasks: write the n entries' tasks out (tasks of one job in a
+ * row, as collected).  Returns the tasks or -errno. */
+static long _tasks_out(sim_t *s, size_t n)
+{
+	size_t m = 0;
+
+	for (size_t e = 0; e < n; e++) {
+		if (_reserve_tasks(s, m + s->ent_cnt[e]))
+			return -ENOMEM;
+		for (size_t k = 0; k < s->ent_cnt[e]; k++, m++) {
+			s->tj[m].account = s->hj[e].account;
+			s->tj[m].tasks = 1;
+			s->tj[m].duration = s->hj[e].duration;
+			s->xent[m] = e;
+		}
+	}
+	return (long)m;
+}
+
+/* Drop the round's ranker, if any. */
+static void _rank_done(sim_t *s)
+{
+	hmrf_ranker_destroy(&s->hr);
+	eunomia_ranker_destroy(&s->er);
+}
+
+/*
+ * The order of the round's n entries: a ranker that gives them one task
+ * at a time (H-MRF and its baselines, Eunomia), so that the round may
+ * stop early; or an order over the entries (FIFO, Justice: tasks of one
+ * job are alike and tie, and ties keep their index order, so a job's
+ * tasks come in a row), or over the tasks written out (TSF).
+ */
 static int _rank(sim_t *s, size_t n)
 {
+	horae_err_t err;
+	long m;
 	int rc = 0;
 
+	s->it_k = s->it_rep = 0;
+	s->it_n = n;
+	s->it_tasks = false;
 	/* Justice orders the jobs itself (its priority policy); jobs without
 	 * a deadline come after, in the order they were collected.  Unless
 	 * the ordering policy decides (urgency_first off). */
@@ -791,11 +879,13 @@ static int _rank(sim_t *s, size_t n)
 	case SIM_ORDER_HMRF:
 		/* The books as they are now, after this instant's events. */
 		rc = _books_feed(s, s->now);
-		if (!rc)
-			rc = hmrf_books_rank(s->books, s->hj, n, s->order,
-					     NULL);
+		if (!rc && !(s->hr = hmrf_books_ranker(s->books, s->hj,
+						       s->ent_cnt, n, &err)))
+			rc = -errno;
 		break;
 	case SIM_ORDER_TSF:
+		if ((m = _tasks_out(s, n)) < 0)
+			return (int)m;
 		for (int a = 0; a < s->na; a++) {
 			s->ta[a].weight = s->t->accounts[a].weight;
 			s->ta[a].running = s->ac[a].running_tasks;
@@ -803,7 +893,10 @@ static int _rank(sim_t *s, size_t n)
 						    s->ac[a].mono_tasks :
 						    1;
 		}
-		rc = tsf_rank(s->ta, s->na, s->tj, n, s->order, NULL);
+		s->it_tasks = true;
+		s->it_n = (size_t)m;
+		rc = tsf_rank(s->ta, s->na, s->tj, (size_t)m, s->xorder,
+			      NULL);
 		break;
 	case SIM_ORDER_EUNOMIA: {
 		for (size_t k = 0; k < n; k++) {
@@ -826,14 +919,41 @@ static int _rank(sim_t *s, size_t n)
 						    s->hj[k].duration;
 			s->ej[k].runnable = true;
 		}
-		rc = eunomia_books_rank(s->eb, s->now, s->ej, n, s->order,
-					NULL);
+		if (!(s->er = eunomia_books_ranker(s->eb, s->now, s->ej,
+						   s->ent_cnt, n, &err)))
+			rc = -errno;
 		break;
 	}
 	default:
 		return -EINVAL;
 	}
 	return rc;
+}
+
+/* The round's next entry in its order.  Returns 0, -ENOENT after the
+ * last, or -errno. */
+static int _rank_next(sim_t *s, size_t *e)
+{
+	if (s->hr)
+		return hmrf_ranker_next(s->hr, e);
+	if (s->er)
+		return eunomia_ranker_next(s->er, e);
+	if (s->it_tasks) {
+		if (s->it_k >= s->it_n)
+			return -ENOENT;
+		*e = s->xent[s->xorder[s->it_k++]];
+		return 0;
+	}
+	/* Over the entries: each one ent_cnt times in a row. */
+	if (s->it_k < s->it_n && s->it_rep == s->ent_cnt[s->order[s->it_k]]) {
+		s->it_k++;
+		s->it_rep = 0;
+	}
+	if (s->it_k >= s->it_n)
+		return -ENOENT;
+	s->it_rep++;
+	*e = s->order[s->it_k];
+	return 0;
 }
 
 /* Eunomia's books for this pass: which accounts wait (active with
@@ -877,7 +997,7 @@ static int _choose_scored(sim_t *s, int j, place_request_t *q)
 		place_node_t pn;
 		double sc;
 
-		if (!tres_fits(&job->demand, &s->idle[n]) ||
+		if (!_fits(s, &job->demand, &s->idle[n]) ||
 		    !_eligible(s, j, n))
 			continue;
 		m++;
@@ -893,6 +1013,31 @@ static int _choose_scored(sim_t *s, int j, place_request_t *q)
 		}
 	}
 	return m == 1 ? lone : bad ? -1 : best;
+}
+
+/*
+ * First-fit: the open node of the lowest index that fits a task of job j
+ * and that it may run on, or -1 (what _choose_scored picks: first-fit's
+ * scores all tie there, and the lowest index wins).  The nodes below the
+ * last one it picked for j this round are not tried: they did not fit
+ * then, and resources only shrink within a round.
+ */
+static int _choose_first(sim_t *s, int j)
+{
+	const tres_vec_t *d = &s->t->jobs[j].demand;
+	int best = -1, floor = s->js[j].floor;
+
+	for (int k = 0; k < s->nopen; k++) {
+		int n = s->open[k];
+
+		if (n < floor || (best >= 0 && n > best) ||
+		    !_fits(s, d, &s->idle[n]) || !_eligible(s, j, n))
+			continue;
+		best = n;
+	}
+	if (best >= 0)
+		s->js[j].floor = best;
+	return best;
 }
 
 /* Best match's candidates for job j: the open nodes it may run on, fit
@@ -934,6 +1079,8 @@ static int _choose(sim_t *s, int j)
 		}
 		return any ? place_rrr_next(s->rrr, s->fits) : -1;
 	}
+	if (!pl->match && pl->score == PLACE_FIRST_FIT)
+		return _choose_first(s, j);
 	if (!pl->match)
 		return _choose_scored(s, j, &q);
 	if (!(m = _match_candidates(s, j)))
@@ -1081,6 +1228,54 @@ static bool _round_dead(sim_t *s, size_t n)
 	return true;
 }
 
+/* Whether entry e's job has nothing more to try this round: its tasks
+ * in the order all given, blocked, or all its tasks started. */
+static bool _spent(const sim_t *s, size_t e)
+{
+	const jstate_t *js = &s->js[s->ent_job[e]];
+
+	return !s->ent_left[e] || js->blocked || js->started >= js->given;
+}
+
+/*
+ * One round: rank what is collected and start, in that order, each task
+ * a node takes.  The round stops once every entry is spent: the rest of
+ * the order would only be skipped (a job blocks for the round, and
+ * resources only shrink within it), so ranking it is saved.
+ */
+static int _round(sim_t *s, size_t n, size_t *placed)
+{
+	size_t live = n, e;
+	int rc;
+
+	for (size_t k = 0; k < n; k++)
+		s->ent_left[k] = s->ent_cnt[k];
+	if ((rc = _rank(s, n)))
+		return rc;
+	while (live && !(rc = _rank_next(s, &e))) {
+		int j = s->ent_job[e], node;
+
+		if (_spent(s, e)) /* it was already: counted then */
+			continue;
+		s->ent_left[e]--;
+		if (s->t->jobs[j].moldable && !s->js[j].started) {
+			if ((rc = _start_gang(s, j)) < 0)
+				return rc;
+			*placed += rc;
+			rc = 0;
+		} else if ((node = _choose(s, j)) < 0) {
+			s->js[j].blocked = true;
+		} else {
+			if ((rc = _start_task(s, j, node)))
+				return rc;
+			(*placed)++;
+		}
+		if (_spent(s, e))
+			live--;
+	}
+	return rc == -ENOENT ? 0 : rc;
+}
+
 static int _pass_ordered(sim_t *s)
 {
 	for (;;) {
@@ -1096,30 +1291,10 @@ static int _pass_ordered(sim_t *s)
 			return rc;
 		if (_round_dead(s, n))
 			return 0;
-		if ((rc = _rank(s, n)))
+		rc = _round(s, (size_t)n, &placed);
+		_rank_done(s);
+		if (rc)
 			return rc;
-		for (long k = 0; k < n; k++) {
-			int j = s->ent_job[s->order[k]], node;
-
-			if (s->js[j].blocked ||
-			    s->js[j].started >= s->js[j].given)
-				continue;
-			if (s->t->jobs[j].moldable && !s->js[j].started) {
-				rc = _start_gang(s, j);
-				if (rc < 0)
-					return rc;
-				placed += rc;
-				continue;
-			}
-			node = _choose(s, j);
-			if (node < 0) {
-				s->js[j].blocked = true;
-				continue;
-			}
-			if ((rc = _start_task(s, j, node)))
-				return rc;
-			placed++;
-		}
 		if (!placed)
 			return 0;
 	}
@@ -1387,6 +1562,12 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	}
 	for (size_t j = 0; j < t->njobs && !s->cpuless; j++)
 		s->cpuless = !(t->jobs[j].demand.v[s->cpu] > 0);
+	for (int n = 0; n < s->nn; n++)
+		if (_slots(&t->nodes[n].capacity) > s->nt)
+			s->nt = _slots(&t->nodes[n].capacity);
+	for (size_t j = 0; j < t->njobs; j++)
+		if (_slots(&t->jobs[j].demand) > s->nt)
+			s->nt = _slots(&t->jobs[j].demand);
 	for (int n = 0; n < s->nn; n++) {
 		s->idle[n] = t->nodes[n].capacity;
 		tres_add(&s->cap, &t->nodes[n].capacity);
@@ -1425,10 +1606,15 @@ static void _teardown(sim_t *s)
 	free(s->heap);
 	free(s->hj);
 	free(s->tj);
+	free(s->xent);
+	free(s->xorder);
 	free(s->ej);
 	free(s->je);
 	free(s->ent_job);
+	free(s->ent_cnt);
+	free(s->ent_left);
 	free(s->order);
+	_rank_done(s);
 	free(s->ta);
 	free(s->ea);
 	free(s->gap);
