@@ -79,6 +79,7 @@ struct eunomia_ranker {
 	hmrf_job_t *hj[2];   /* their form for H-MRF, kept for r */
 	size_t *idx[2];	     /* their indices in the caller's jobs[] */
 	int cur;	     /* the group being given */
+	size_t last;	     /* its job given last, in its group */
 };
 
 void eunomia_ranker_destroy(eunomia_ranker_t **rp)
@@ -188,10 +189,18 @@ int eunomia_ranker_next(eunomia_ranker_t *r, size_t *job)
 	for (; r->cur < 2; r->cur++) {
 		if (hmrf_ranker_next(r->r[r->cur], &k))
 			continue;
+		r->last = k;
 		*job = r->idx[r->cur][k];
 		return 0;
 	}
 	return -ENOENT;
+}
+
+int eunomia_ranker_skip(eunomia_ranker_t *r, size_t job)
+{
+	if (!r || r->cur >= 2 || r->idx[r->cur][r->last] != job)
+		return -EINVAL;
+	return hmrf_ranker_skip(r->r[r->cur], r->last);
 }
 
 int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,

@@ -116,4 +116,8 @@ eunomia_ranker_t *eunomia_ranker_create(const eunomia_account_t *accts,
 int eunomia_ranker_next(eunomia_ranker_t *r, size_t *job);
 void eunomia_ranker_destroy(eunomia_ranker_t **r);
 
+/* hmrf_ranker_skip's: the rest of the repeats of job, the one given
+ * last, charged but the last.  Returns 0 or -EINVAL. */
+int eunomia_ranker_skip(eunomia_ranker_t *r, size_t job);
+
 #endif /* HORAE_EUNOMIA_H */

@@ -433,6 +433,7 @@ struct hmrf_ranker {
 	size_t *next;		/* each account's job being given */
 	size_t *left;		/* how many times more it is given */
 	size_t *count;		/* each job's repeats; NULL: once each */
+	int given;		/* the account last given a job, or -1 */
 };
 
 void hmrf_ranker_destroy(hmrf_ranker_t **rp)
@@ -473,6 +474,7 @@ static hmrf_ranker_t *_ranker_new(const hmrf_params_t *p,
 		goto nomem;
 	r->p = *p;
 	r->jobs = jobs;
+	r->given = -1;
 	r->next = malloc((na + 1) * sizeof(*r->next));
 	r->left = malloc((na + 1) * sizeof(*r->left));
 	if (!r->next || !r->left)
@@ -530,20 +532,18 @@ hmrf_ranker_t *hmrf_ranker_create(const hmrf_params_t *p,
 	return _ranker_new(p, accts, nacct, jobs, count, njobs, true, err);
 }
 
-/* Give the account at the top its job, charge it, and put the account
- * back in its place.  The heap is not empty. */
-static inline size_t _ranker_step(hmrf_ranker_t *r)
+/* Charge the job account a (at the top of the heap) was last given, and
+ * put a back in its place, keyed on what it is given next. */
+static void _ranker_settle(hmrf_ranker_t *r, int a)
 {
 	rank_state_t *st = &r->st;
-	int a = st->heap[0];
-	size_t j = r->byacct[r->next[a]];
 
-	_charge(st, a, &r->jobs[j]);
+	_charge(st, a, &r->jobs[r->byacct[r->next[a]]]);
 	if (!r->count || !--r->left[a]) {
 		if (++r->next[a] == r->first[a + 1]) {
 			heap_pop(st->heap, sizeof(int), &st->heap_len, &a,
 				 _heap_before, st);
-			return j;
+			return;
 		}
 		if (r->count)
 			r->left[a] = r->count[r->byacct[r->next[a]]];
@@ -557,16 +557,37 @@ static inline size_t _ranker_step(hmrf_ranker_t *r)
 	st->keys[a] = _key(st, a, &r->jobs[r->byacct[r->next[a]]]);
 	heap_sift_down(st->heap, sizeof(int), st->heap_len, 0, _heap_before,
 		       st);
-	return j;
 }
 
 int hmrf_ranker_next(hmrf_ranker_t *r, size_t *job)
 {
 	if (!r || !job)
 		return -EINVAL;
+	/* The last job given is charged now, so that hmrf_ranker_skip may
+	 * still charge its repeats before its account is keyed again. */
+	if (r->given >= 0)
+		_ranker_settle(r, r->given);
+	r->given = -1;
 	if (!r->st.heap_len)
 		return -ENOENT;
-	*job = _ranker_step(r);
+	r->given = r->st.heap[0];
+	*job = r->byacct[r->next[r->given]];
+	return 0;
+}
+
+int hmrf_ranker_skip(hmrf_ranker_t *r, size_t job)
+{
+	int a = r ? r->given : -1;
+
+	if (a < 0 || r->byacct[r->next[a]] != job)
+		return -EINVAL;
+	/* Its repeats but the last, charged at once: the account's key only
+	 * grows with them (the same job, more usage), so the other accounts
+	 * are given, relative to one another and to this account's next
+	 * job, what they would have been.  The last repeat still comes, with
+	 * the key it would have had. */
+	for (; r->count && r->left[a] > 2; r->left[a]--)
+		_charge(&r->st, a, &r->jobs[job]);
 	return 0;
 }
 
@@ -587,7 +608,7 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 	r = _ranker_new(p, accts, nacct, jobs, NULL, njobs, false, err);
 	if (!r)
 		return -ENOMEM;
-	/* _ranker_step without repeats, its arrays held in locals: the
+	/* The ranker's steps without repeats, its arrays in locals: the
 	 * plugins rank every pending job each pass, and this loop is most
 	 * of a recalculation. */
 	st = &r->st;

@@ -152,4 +152,15 @@ hmrf_ranker_t *hmrf_ranker_create(const hmrf_params_t *p,
 int hmrf_ranker_next(hmrf_ranker_t *r, size_t *job);
 void hmrf_ranker_destroy(hmrf_ranker_t **r);
 
+/*
+ * The caller has no use for the rest of the repeats of the job just
+ * given (it cannot start): charge all of them but the last now, so that
+ * they are not given one by one.  The order of everything else given
+ * stays as it would have been (an account's key only grows with more of
+ * the same job); the last repeat is still given, and the caller skips it
+ * too.  job must be the one hmrf_ranker_next gave last.  Returns 0, or
+ * -EINVAL (nothing charged).
+ */
+int hmrf_ranker_skip(hmrf_ranker_t *r, size_t job);
+
 #endif /* HORAE_HMRF_H */

@@ -460,6 +460,65 @@ START_TEST(test_eunomia_ranker_repeats)
 }
 END_TEST
 
+/* eunomia_ranker_skip, as hmrf_test's test_ranker_skip: generated jobs,
+ * runnable or not, each dying at its die[j]-th time given; the jobs given
+ * while alive come in the same order with skip as without. */
+START_TEST(test_eunomia_ranker_skip)
+{
+	enum { NA = 5, NJ = 24, MAXC = 8 };
+	rng_t g;
+
+	rng_seed(&g, 4242);
+	for (int c = 0; c < 100; c++) {
+		eunomia_account_t a[NA];
+		eunomia_job_t jobs[NJ];
+		size_t count[NJ], die[NJ], seen[NJ], k;
+		size_t want[NJ * MAXC], nwant = 0, got = 0;
+		double mono = 500 + 500 * rng_uniform(&g);
+		eunomia_ranker_t *r;
+
+		for (int i = 0; i < NA; i++) {
+			a[i].weight = 1 + (double)rng_below(&g, 3);
+			a[i].progress = rng_uniform(&g) * 300;
+			a[i].monopoly = rng_below(&g, 2) ? 0 : mono / 3;
+			a[i].active = true;
+		}
+		for (int j = 0; j < NJ; j++) {
+			jobs[j].account = (int)rng_below(&g, NA);
+			jobs[j].rate = 1 + (double)rng_below(&g, 12);
+			jobs[j].duration = 5 + (double)rng_below(&g, 90);
+			jobs[j].runnable = rng_below(&g, 4) != 0;
+			count[j] = 1 + rng_below(&g, MAXC);
+			die[j] = 1 + rng_below(&g, count[j] + 2);
+		}
+		memset(seen, 0, sizeof(seen));
+		r = eunomia_ranker_create(a, NA, mono, jobs, count, NJ, NULL);
+		ck_assert_ptr_nonnull(r);
+		while (!eunomia_ranker_next(r, &k))
+			if (++seen[k] <= die[k])
+				want[nwant++] = k;
+		eunomia_ranker_destroy(&r);
+		memset(seen, 0, sizeof(seen));
+		r = eunomia_ranker_create(a, NA, mono, jobs, count, NJ, NULL);
+		ck_assert_ptr_nonnull(r);
+		while (!eunomia_ranker_next(r, &k)) {
+			if (++seen[k] > die[k]) {
+				ck_assert_uint_le(seen[k], die[k] + 1);
+				continue;
+			}
+			ck_assert_uint_lt(got, nwant);
+			ck_assert_uint_eq(k, want[got]);
+			got++;
+			if (seen[k] == die[k])
+				ck_assert_int_eq(eunomia_ranker_skip(r, k), 0);
+		}
+		ck_assert_uint_eq(got, nwant);
+		ck_assert_int_eq(eunomia_ranker_skip(r, 0), -EINVAL);
+		eunomia_ranker_destroy(&r);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("eunomia");
@@ -474,6 +533,7 @@ int main(void)
 	tcase_add_test(tc, test_eunomia_constrained_bench);
 	tcase_add_test(tc, test_eunomia_constrained_generated);
 	tcase_add_test(tc, test_eunomia_ranker_repeats);
+	tcase_add_test(tc, test_eunomia_ranker_skip);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

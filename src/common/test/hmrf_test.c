@@ -439,6 +439,92 @@ START_TEST(test_ranker_repeats)
 }
 END_TEST
 
+/*
+ * hmrf_ranker_skip on generated queues of every policy: job j dies at its
+ * die[j]-th time given (the caller could not start it).  Without skip, the
+ * caller would ignore its later repeats; with skip, it says so and
+ * ignores the one repeat still given.  What the caller uses (every job
+ * given while alive) comes in the same order either way, and with skip
+ * each dead job comes at most once more.
+ */
+START_TEST(test_ranker_skip)
+{
+	enum { NA = 5, NJ = 30, MAXC = 9 };
+	rng_t g;
+
+	rng_seed(&g, 77 + (uint64_t)_i);
+	for (int c = 0; c < 50; c++) {
+		hmrf_params_t p = { .policy = (hmrf_policy_t)(c % 5) };
+		hmrf_account_t a[NA];
+		hmrf_job_t jobs[NJ];
+		size_t count[NJ], die[NJ], seen[NJ], k;
+		size_t want[NJ * MAXC], nwant = 0, got = 0, extra[NJ];
+		hmrf_ranker_t *r;
+
+		memset(a, 0, sizeof(a));
+		p.capacity = _v(32, 128);
+		p.now = 500;
+		p.horizon = 300;
+		p.timeout = c % 2 ? 100 : 0;
+		p.elapsed = 400;
+		p.borrow_limit = c % 3 ? 0 : 0.5;
+		for (int i = 0; i < NA; i++) {
+			a[i].weight = 1 + (double)rng_below(&g, 3);
+			a[i].used = _v(rng_uniform(&g) * 4e3,
+				       rng_uniform(&g) * 1e4);
+			a[i].ns = _v(rng_uniform(&g) * 4e3,
+				     rng_uniform(&g) * 1e4);
+			a[i].ns_rate = _v((double)rng_below(&g, 10), 20);
+			if (!rng_below(&g, 3))
+				a[i].waiting_since =
+					1 + (double)rng_below(&g, 450);
+		}
+		for (int j = 0; j < NJ; j++) {
+			jobs[j].account = (int)rng_below(&g, NA);
+			jobs[j].tres = _v(1 + (double)rng_below(&g, 6),
+					  (double)rng_below(&g, 16));
+			jobs[j].duration = 5 + (double)rng_below(&g, 600);
+			count[j] = 1 + rng_below(&g, MAXC);
+			/* Past count: it never dies. */
+			die[j] = 1 + rng_below(&g, count[j] + 2);
+		}
+		/* Without skip: the jobs given while alive. */
+		memset(seen, 0, sizeof(seen));
+		r = hmrf_ranker_create(&p, a, NA, jobs, count, NJ, NULL);
+		ck_assert_ptr_nonnull(r);
+		while (!hmrf_ranker_next(r, &k))
+			if (++seen[k] <= die[k])
+				want[nwant++] = k;
+		hmrf_ranker_destroy(&r);
+		/* With skip. */
+		memset(seen, 0, sizeof(seen));
+		memset(extra, 0, sizeof(extra));
+		r = hmrf_ranker_create(&p, a, NA, jobs, count, NJ, NULL);
+		ck_assert_ptr_nonnull(r);
+		while (!hmrf_ranker_next(r, &k)) {
+			if (++seen[k] > die[k]) {
+				ck_assert_uint_eq(++extra[k], 1);
+				continue;
+			}
+			ck_assert_uint_lt(got, nwant);
+			ck_assert_uint_eq(k, want[got]);
+			got++;
+			if (seen[k] == die[k]) {
+				ck_assert_int_eq(hmrf_ranker_skip(r, k), 0);
+				/* Only the job given last. */
+				ck_assert_int_eq(
+					hmrf_ranker_skip(r, (k + 1) % NJ),
+					-EINVAL);
+			}
+		}
+		ck_assert_uint_eq(got, nwant);
+		ck_assert_int_eq(hmrf_ranker_skip(r, 0), -EINVAL);
+		ck_assert_int_eq(hmrf_ranker_skip(NULL, 0), -EINVAL);
+		hmrf_ranker_destroy(&r);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hmrf");
@@ -462,6 +548,7 @@ int main(void)
 	tc = tcase_create("ranker");
 	tcase_add_test(tc, test_ranker_badargs);
 	tcase_add_loop_test(tc, test_ranker_repeats, 0, 4);
+	tcase_add_loop_test(tc, test_ranker_skip, 0, 4);
 	suite_add_tcase(s, tc);
 
 	return check_run(s);
