@@ -1228,6 +1228,20 @@ static bool _round_dead(sim_t *s, size_t n)
 	return true;
 }
 
+/* Entry e, just given, cannot use its other tasks: a ranker charges
+ * them at once but the last (hmrf_ranker_skip); an order over entries
+ * moves on to the next entry.  Returns 0 or -errno. */
+static int _rank_skip(sim_t *s, size_t e)
+{
+	if (s->hr)
+		return hmrf_ranker_skip(s->hr, e);
+	if (s->er)
+		return eunomia_ranker_skip(s->er, e);
+	if (!s->it_tasks)
+		s->it_rep = s->ent_cnt[e];
+	return 0;
+}
+
 /* Whether entry e's job has nothing more to try this round: its tasks
  * in the order all given, blocked, or all its tasks started. */
 static bool _spent(const sim_t *s, size_t e)
@@ -1270,8 +1284,12 @@ static int _round(sim_t *s, size_t n, size_t *placed)
 				return rc;
 			(*placed)++;
 		}
-		if (_spent(s, e))
+		if (_spent(s, e)) {
 			live--;
+			/* Its other tasks would each be given, to no use. */
+			if (s->ent_left[e] && (rc = _rank_skip(s, e)))
+				return rc;
+		}
 	}
 	return rc == -ENOENT ? 0 : rc;
 }
