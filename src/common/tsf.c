@@ -60,9 +60,9 @@ double tsf_share(const tsf_account_t *a)
 }
 
 static int _check(const tsf_account_t *accts, int nacct, const tsf_job_t *jobs,
-		  size_t njobs, const size_t *order, horae_err_t *err)
+		  size_t njobs, horae_err_t *err)
 {
-	if (nacct < 0 || (nacct && !accts) || (njobs && (!jobs || !order)))
+	if (nacct < 0 || (nacct && !accts) || (njobs && !jobs))
 		return err_set(err, -EINVAL, "tsf rank: missing arguments");
 	for (int a = 0; a < nacct; a++) {
 		const tsf_account_t *t = &accts[a];
@@ -97,25 +97,45 @@ static int _check(const tsf_account_t *accts, int nacct, const tsf_job_t *jobs,
 	return 0;
 }
 
-int tsf_rank(const tsf_account_t *accts, int nacct, const tsf_job_t *jobs,
-	     size_t njobs, size_t *order, horae_err_t *err)
+struct tsf_ranker {
+	hmrf_ranker_t *r;
+	hmrf_job_t *hj; /* the jobs in H-MRF's form, kept for r */
+};
+
+void tsf_ranker_destroy(tsf_ranker_t **rp)
+{
+	tsf_ranker_t *r = rp ? *rp : NULL;
+
+	if (!r)
+		return;
+	hmrf_ranker_destroy(&r->r);
+	free(r->hj);
+	free(r);
+	*rp = NULL;
+}
+
+tsf_ranker_t *tsf_ranker_create(const tsf_account_t *accts, int nacct,
+				const tsf_job_t *jobs, const size_t *count,
+				size_t njobs, horae_err_t *err)
 {
 	/* One resource of capacity 1: DRF's dominant share running / 1 / w'
 	 * is the task share when w' = w x monopoly.  DRF charges running
 	 * only, so the horizon does not matter. */
 	hmrf_params_t p = { .policy = HMRF_POLICY_DRF, .horizon = INFINITY };
-	hmrf_account_t *ha;
-	hmrf_job_t *hj;
+	hmrf_account_t *ha = NULL;
+	tsf_ranker_t *r = NULL;
 	int rc;
 
-	rc = _check(accts, nacct, jobs, njobs, order, err);
+	rc = _check(accts, nacct, jobs, njobs, err);
 	if (rc)
-		return rc;
+		goto cleanup;
 	tres_zero(&p.capacity);
 	p.capacity.v[0] = 1;
 	ha = calloc(nacct ? (size_t)nacct : 1, sizeof(*ha));
-	hj = calloc(njobs ? njobs : 1, sizeof(*hj));
-	if (!ha || !hj) {
+	r = calloc(1, sizeof(*r));
+	if (r)
+		r->hj = calloc(njobs ? njobs : 1, sizeof(*r->hj));
+	if (!ha || !r || !r->hj) {
 		rc = err_set(err, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
@@ -124,13 +144,45 @@ int tsf_rank(const tsf_account_t *accts, int nacct, const tsf_job_t *jobs,
 		ha[a].running.v[0] = accts[a].running;
 	}
 	for (size_t j = 0; j < njobs; j++) {
-		hj[j].account = jobs[j].account;
-		hj[j].tres.v[0] = jobs[j].tasks;
-		hj[j].duration = jobs[j].duration;
+		r->hj[j].account = jobs[j].account;
+		r->hj[j].tres.v[0] = jobs[j].tasks;
+		r->hj[j].duration = jobs[j].duration;
 	}
-	rc = hmrf_rank(&p, ha, nacct, hj, njobs, order, err);
+	r->r = hmrf_ranker_create(&p, ha, nacct, r->hj, count, njobs, err);
+	if (!r->r)
+		rc = errno == ENOMEM ? -ENOMEM : -EINVAL;
 cleanup:
 	free(ha);
-	free(hj);
-	return rc;
+	if (rc) {
+		tsf_ranker_destroy(&r);
+		errno = -rc;
+	}
+	return r;
+}
+
+int tsf_ranker_next(tsf_ranker_t *r, size_t *job)
+{
+	return r ? hmrf_ranker_next(r->r, job) : -EINVAL;
+}
+
+int tsf_ranker_skip(tsf_ranker_t *r, size_t job)
+{
+	return r ? hmrf_ranker_skip(r->r, job) : -EINVAL;
+}
+
+int tsf_rank(const tsf_account_t *accts, int nacct, const tsf_job_t *jobs,
+	     size_t njobs, size_t *order, horae_err_t *err)
+{
+	tsf_ranker_t *r;
+	size_t k = 0;
+
+	if (njobs && !order)
+		return err_set(err, -EINVAL, "tsf rank: missing arguments");
+	r = tsf_ranker_create(accts, nacct, jobs, NULL, njobs, err);
+	if (!r)
+		return -errno;
+	while (k < njobs && !tsf_ranker_next(r, &order[k]))
+		k++;
+	tsf_ranker_destroy(&r);
+	return 0;
 }

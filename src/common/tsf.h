@@ -66,4 +66,21 @@ double tsf_share(const tsf_account_t *a);
 int tsf_rank(const tsf_account_t *accts, int nacct, const tsf_job_t *jobs,
 	     size_t njobs, size_t *order, horae_err_t *err);
 
+/*
+ * The same order one job at a time, for a caller that may stop early,
+ * count[j] (when count is not NULL, >= 1) giving job j that many times in
+ * a row, and skip charging the rest of the last job's repeats but one, as
+ * hmrf_ranker_create, hmrf_ranker_next and hmrf_ranker_skip do (hmrf.h).
+ * jobs[] is read at creation only.  tsf_ranker_create returns NULL with
+ * errno EINVAL (err says what) or ENOMEM.
+ */
+typedef struct tsf_ranker tsf_ranker_t;
+
+tsf_ranker_t *tsf_ranker_create(const tsf_account_t *accts, int nacct,
+				const tsf_job_t *jobs, const size_t *count,
+				size_t njobs, horae_err_t *err);
+int tsf_ranker_next(tsf_ranker_t *r, size_t *job);
+int tsf_ranker_skip(tsf_ranker_t *r, size_t job);
+void tsf_ranker_destroy(tsf_ranker_t **r);
+
 #endif /* HORAE_TSF_H */

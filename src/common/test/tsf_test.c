@@ -3,7 +3,8 @@
  * tsf_test.c - Check tests of tsf.c: the errno contract; monopolies and
  * rankings computed by hand; the shape of Eunomia's micro-benchmark (20
  * nodes of 4 CPUs, one account pinned to the 5 fastest), filled by
- * progressive filling in tsf_rank() order.
+ * progressive filling in tsf_rank() order; the ranker, with repeats and
+ * skips, against tsf_rank over the jobs written out.
  */
 #include <check.h>
 
@@ -15,6 +16,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "../rng.h"
 #include "../tsf.h"
 
 /* --- errno contract ------------------------------------------------------ */
@@ -266,6 +268,93 @@ START_TEST(test_eunomia_shape)
 }
 END_TEST
 
+/*
+ * Generated: the ranker gives job j count[j] times in a row, in tsf_rank's
+ * order over the jobs written out; and when job j dies at its die[j]-th
+ * time given and is skipped, the jobs given while alive keep that order.
+ */
+START_TEST(test_ranker)
+{
+	enum { NA = 6, NJ = 30, MAXC = 7 };
+	rng_t g;
+	horae_err_t err;
+	size_t zero = 0, k;
+
+	rng_seed(&g, 99);
+	for (int c = 0; c < 100; c++) {
+		tsf_account_t a[NA];
+		tsf_job_t jobs[NJ], wide[NJ * MAXC];
+		size_t count[NJ], die[NJ], seen[NJ], from[NJ * MAXC];
+		size_t order[NJ * MAXC], want[NJ * MAXC];
+		size_t nw = 0, nwant = 0, got = 0, n = 0;
+		tsf_ranker_t *r;
+
+		for (int i = 0; i < NA; i++) {
+			a[i].weight = 1 + (double)rng_below(&g, 3);
+			a[i].running = (double)rng_below(&g, 20);
+			a[i].monopoly = 10 + (double)rng_below(&g, 50);
+		}
+		for (int j = 0; j < NJ; j++) {
+			jobs[j].account = (int)rng_below(&g, NA);
+			jobs[j].tasks = 1 + (double)rng_below(&g, 3);
+			jobs[j].duration = 1 + (double)rng_below(&g, 100);
+			count[j] = 1 + rng_below(&g, MAXC);
+			die[j] = 1 + rng_below(&g, count[j] + 2);
+			for (size_t t = 0; t < count[j]; t++) {
+				wide[nw] = jobs[j];
+				from[nw++] = (size_t)j;
+			}
+		}
+		ck_assert_int_eq(tsf_rank(a, NA, wide, nw, order, &err), 0);
+		r = tsf_ranker_create(a, NA, jobs, count, NJ, &err);
+		ck_assert_ptr_nonnull(r);
+		for (; !tsf_ranker_next(r, &k); n++) {
+			ck_assert_uint_lt(n, nw);
+			ck_assert_uint_eq(k, from[order[n]]);
+		}
+		ck_assert_uint_eq(n, nw);
+		tsf_ranker_destroy(&r);
+		ck_assert_ptr_null(r);
+		/* With deaths: without skip, then with. */
+		memset(seen, 0, sizeof(seen));
+		for (n = 0; n < nw; n++)
+			if (++seen[from[order[n]]] <= die[from[order[n]]])
+				want[nwant++] = from[order[n]];
+		memset(seen, 0, sizeof(seen));
+		r = tsf_ranker_create(a, NA, jobs, count, NJ, &err);
+		ck_assert_ptr_nonnull(r);
+		while (!tsf_ranker_next(r, &k)) {
+			if (++seen[k] > die[k]) {
+				ck_assert_uint_le(seen[k], die[k] + 1);
+				continue;
+			}
+			ck_assert_uint_lt(got, nwant);
+			ck_assert_uint_eq(k, want[got]);
+			got++;
+			if (seen[k] == die[k])
+				ck_assert_int_eq(tsf_ranker_skip(r, k), 0);
+		}
+		ck_assert_uint_eq(got, nwant);
+		tsf_ranker_destroy(&r);
+	}
+	/* Bad input: an account's monopoly, a job given 0 times. */
+	{
+		tsf_account_t a = { .weight = 1, .monopoly = 0 };
+		tsf_job_t j = { .account = 0, .tasks = 1, .duration = 1 };
+
+		ck_assert_ptr_null(tsf_ranker_create(&a, 1, &j, NULL, 1, &err));
+		ck_assert_int_eq(errno, EINVAL);
+		a.monopoly = 4;
+		ck_assert_ptr_null(
+			tsf_ranker_create(&a, 1, &j, &zero, 1, &err));
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert_int_eq(tsf_ranker_next(NULL, &k), -EINVAL);
+		ck_assert_int_eq(tsf_ranker_skip(NULL, 0), -EINVAL);
+		tsf_ranker_destroy(NULL);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tsf");
@@ -275,6 +364,7 @@ int main(void)
 	tcase_add_test(tc, test_monopoly);
 	tcase_add_test(tc, test_rank_hand);
 	tcase_add_test(tc, test_eunomia_shape);
+	tcase_add_test(tc, test_ranker);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
