@@ -90,16 +90,14 @@ typedef struct sim {
 	justice_estimate_t *je;
 	int *ent_job;
 	size_t *ent_cnt, *ent_left;
-	/* the order: over entries (each given ent_cnt times in a row), or
-	 * over tasks (TSF: xent names each task's entry); or a ranker */
-	size_t *order;
-	size_t taskcap;
 	tsf_job_t *tj;
-	size_t *xent, *xorder;
-	size_t it_k, it_n, it_rep;
-	bool it_tasks;
+	/* the order: a ranker, or one over entries (each given ent_cnt
+	 * times in a row) */
 	hmrf_ranker_t *hr;
 	eunomia_ranker_t *er;
+	tsf_ranker_t *tr;
+	size_t *order;
+	size_t it_k, it_n, it_rep;
 	tsf_account_t *ta;
 	eunomia_account_t *ea;
 	double *gap;
@@ -709,6 +707,7 @@ static int _reserve(sim_t *s, size_t n)
 		return 0;
 	n = n < 2 * s->entcap ? 2 * s->entcap : n;
 	GROW(s->hj);
+	GROW(s->tj);
 	GROW(s->ej);
 	GROW(s->je);
 	GROW(s->ent_job);
@@ -719,18 +718,6 @@ static int _reserve(sim_t *s, size_t n)
 	return 0;
 }
 
-/* Room for n tasks written out (TSF ranks tasks, not entries). */
-static int _reserve_tasks(sim_t *s, size_t n)
-{
-	if (n <= s->taskcap)
-		return 0;
-	n = n < 2 * s->taskcap ? 2 * s->taskcap : n;
-	GROW(s->tj);
-	GROW(s->xent);
-	GROW(s->xorder);
-	s->taskcap = n;
-	return 0;
-}
 #undef GROW
 
 /* Unlink jobs with nothing left to start from the front of a's queue. */
@@ -807,29 +794,13 @@ static long _collect(sim_t *s)
 			s->hj[n].account = a;
 			s->hj[n].tres = job->demand;
 			s->hj[n].duration = js->task_work;
+			s->tj[n].account = a;
+			s->tj[n].tasks = 1;
+			s->tj[n].duration = js->task_work;
 			n++;
 		}
 	}
 	return (long)n;
-}
-
-/* TSF ranks tasks: write the n entries' tasks out (tasks of one job in a
- * row, as collected).  Returns the tasks or -errno. */
-static long _tasks_out(sim_t *s, size_t n)
-{
-	size_t m = 0;
-
-	for (size_t e = 0; e < n; e++) {
-		if (_reserve_tasks(s, m + s->ent_cnt[e]))
-			return -ENOMEM;
-		for (size_t k = 0; k < s->ent_cnt[e]; k++, m++) {
-			s->tj[m].account = s->hj[e].account;
-			s->tj[m].tasks = 1;
-			s->tj[m].duration = s->hj[e].duration;
-			s->xent[m] = e;
-		}
-	}
-	return (long)m;
 }
 
 /* Drop the round's ranker, if any. */
@@ -837,24 +808,23 @@ static void _rank_done(sim_t *s)
 {
 	hmrf_ranker_destroy(&s->hr);
 	eunomia_ranker_destroy(&s->er);
+	tsf_ranker_destroy(&s->tr);
 }
 
 /*
  * The order of the round's n entries: a ranker that gives them one task
- * at a time (H-MRF and its baselines, Eunomia), so that the round may
- * stop early; or an order over the entries (FIFO, Justice: tasks of one
- * job are alike and tie, and ties keep their index order, so a job's
- * tasks come in a row), or over the tasks written out (TSF).
+ * at a time (H-MRF and its baselines, TSF, Eunomia), so that the round
+ * may stop early; or an order over the entries (FIFO, Justice: tasks of
+ * one job are alike and tie, and ties keep their index order, so a job's
+ * tasks come in a row).
  */
 static int _rank(sim_t *s, size_t n)
 {
 	horae_err_t err;
-	long m;
 	int rc = 0;
 
 	s->it_k = s->it_rep = 0;
 	s->it_n = n;
-	s->it_tasks = false;
 	/* Justice orders the jobs itself (its priority policy); jobs without
 	 * a deadline come after, in the order they were collected.  Unless
 	 * the ordering policy decides (urgency_first off). */
@@ -884,8 +854,6 @@ static int _rank(sim_t *s, size_t n)
 			rc = -errno;
 		break;
 	case SIM_ORDER_TSF:
-		if ((m = _tasks_out(s, n)) < 0)
-			return (int)m;
 		for (int a = 0; a < s->na; a++) {
 			s->ta[a].weight = s->t->accounts[a].weight;
 			s->ta[a].running = s->ac[a].running_tasks;
@@ -893,10 +861,9 @@ static int _rank(sim_t *s, size_t n)
 						    s->ac[a].mono_tasks :
 						    1;
 		}
-		s->it_tasks = true;
-		s->it_n = (size_t)m;
-		rc = tsf_rank(s->ta, s->na, s->tj, (size_t)m, s->xorder,
-			      NULL);
+		if (!(s->tr = tsf_ranker_create(s->ta, s->na, s->tj,
+						s->ent_cnt, n, &err)))
+			rc = -errno;
 		break;
 	case SIM_ORDER_EUNOMIA: {
 		for (size_t k = 0; k < n; k++) {
@@ -938,12 +905,8 @@ static int _rank_next(sim_t *s, size_t *e)
 		return hmrf_ranker_next(s->hr, e);
 	if (s->er)
 		return eunomia_ranker_next(s->er, e);
-	if (s->it_tasks) {
-		if (s->it_k >= s->it_n)
-			return -ENOENT;
-		*e = s->xent[s->xorder[s->it_k++]];
-		return 0;
-	}
+	if (s->tr)
+		return tsf_ranker_next(s->tr, e);
 	/* Over the entries: each one ent_cnt times in a row. */
 	if (s->it_k < s->it_n && s->it_rep == s->ent_cnt[s->order[s->it_k]]) {
 		s->it_k++;
@@ -1237,8 +1200,9 @@ static int _rank_skip(sim_t *s, size_t e)
 		return hmrf_ranker_skip(s->hr, e);
 	if (s->er)
 		return eunomia_ranker_skip(s->er, e);
-	if (!s->it_tasks)
-		s->it_rep = s->ent_cnt[e];
+	if (s->tr)
+		return tsf_ranker_skip(s->tr, e);
+	s->it_rep = s->ent_cnt[e];
 	return 0;
 }
 
@@ -1624,8 +1588,6 @@ static void _teardown(sim_t *s)
 	free(s->heap);
 	free(s->hj);
 	free(s->tj);
-	free(s->xent);
-	free(s->xorder);
 	free(s->ej);
 	free(s->je);
 	free(s->ent_job);
