@@ -19,6 +19,7 @@
 #include "../hmrf.h"
 #include "../ledger.h"
 #include "../rng.h"
+#include "ranker_replay.h"
 
 /* --- errno contract ------------------------------------------------------ */
 
@@ -439,6 +440,16 @@ START_TEST(test_ranker_repeats)
 }
 END_TEST
 
+static int _next(void *r, size_t *job)
+{
+	return hmrf_ranker_next(r, job);
+}
+
+static int _skip(void *r, size_t job)
+{
+	return hmrf_ranker_skip(r, job);
+}
+
 /*
  * hmrf_ranker_skip on generated queues of every policy: job j dies at its
  * die[j]-th time given (the caller could not start it).  Without skip, the
@@ -458,7 +469,7 @@ START_TEST(test_ranker_skip)
 		hmrf_account_t a[NA];
 		hmrf_job_t jobs[NJ];
 		size_t count[NJ], die[NJ], seen[NJ], k;
-		size_t want[NJ * MAXC], nwant = 0, got = 0, extra[NJ];
+		size_t want[NJ * MAXC], nwant = 0;
 		hmrf_ranker_t *r;
 
 		memset(a, 0, sizeof(a));
@@ -497,27 +508,9 @@ START_TEST(test_ranker_skip)
 				want[nwant++] = k;
 		hmrf_ranker_destroy(&r);
 		/* With skip. */
-		memset(seen, 0, sizeof(seen));
-		memset(extra, 0, sizeof(extra));
 		r = hmrf_ranker_create(&p, a, NA, jobs, count, NJ, NULL);
 		ck_assert_ptr_nonnull(r);
-		while (!hmrf_ranker_next(r, &k)) {
-			if (++seen[k] > die[k]) {
-				ck_assert_uint_eq(++extra[k], 1);
-				continue;
-			}
-			ck_assert_uint_lt(got, nwant);
-			ck_assert_uint_eq(k, want[got]);
-			got++;
-			if (seen[k] == die[k]) {
-				ck_assert_int_eq(hmrf_ranker_skip(r, k), 0);
-				/* Only the job given last. */
-				ck_assert_int_eq(
-					hmrf_ranker_skip(r, (k + 1) % NJ),
-					-EINVAL);
-			}
-		}
-		ck_assert_uint_eq(got, nwant);
+		replay_with_skip(r, _next, _skip, die, seen, NJ, want, nwant);
 		ck_assert_int_eq(hmrf_ranker_skip(r, 0), -EINVAL);
 		ck_assert_int_eq(hmrf_ranker_skip(NULL, 0), -EINVAL);
 		hmrf_ranker_destroy(&r);

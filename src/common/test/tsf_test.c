@@ -18,6 +18,7 @@
 
 #include "../rng.h"
 #include "../tsf.h"
+#include "ranker_replay.h"
 
 /* --- errno contract ------------------------------------------------------ */
 
@@ -268,6 +269,16 @@ START_TEST(test_eunomia_shape)
 }
 END_TEST
 
+static int _next(void *r, size_t *job)
+{
+	return tsf_ranker_next(r, job);
+}
+
+static int _skip(void *r, size_t job)
+{
+	return tsf_ranker_skip(r, job);
+}
+
 /*
  * Generated: the ranker gives job j count[j] times in a row, in tsf_rank's
  * order over the jobs written out; and when job j dies at its die[j]-th
@@ -286,7 +297,7 @@ START_TEST(test_ranker)
 		tsf_job_t jobs[NJ], wide[NJ * MAXC];
 		size_t count[NJ], die[NJ], seen[NJ], from[NJ * MAXC];
 		size_t order[NJ * MAXC], want[NJ * MAXC];
-		size_t nw = 0, nwant = 0, got = 0, n = 0;
+		size_t nw = 0, nwant = 0, n = 0;
 		tsf_ranker_t *r;
 
 		for (int i = 0; i < NA; i++) {
@@ -320,21 +331,9 @@ START_TEST(test_ranker)
 		for (n = 0; n < nw; n++)
 			if (++seen[from[order[n]]] <= die[from[order[n]]])
 				want[nwant++] = from[order[n]];
-		memset(seen, 0, sizeof(seen));
 		r = tsf_ranker_create(a, NA, jobs, count, NJ, &err);
 		ck_assert_ptr_nonnull(r);
-		while (!tsf_ranker_next(r, &k)) {
-			if (++seen[k] > die[k]) {
-				ck_assert_uint_le(seen[k], die[k] + 1);
-				continue;
-			}
-			ck_assert_uint_lt(got, nwant);
-			ck_assert_uint_eq(k, want[got]);
-			got++;
-			if (seen[k] == die[k])
-				ck_assert_int_eq(tsf_ranker_skip(r, k), 0);
-		}
-		ck_assert_uint_eq(got, nwant);
+		replay_with_skip(r, _next, _skip, die, seen, NJ, want, nwant);
 		tsf_ranker_destroy(&r);
 	}
 	/* Bad input: an account's monopoly, a job given 0 times. */
