@@ -117,21 +117,39 @@ tap_diag "$le"
 tap_diag "$le2"
 tap_ok "the twin whose AdminComment was overwritten is learnt from with its recorded facts" \
 	$(echo "$le2" | grep -q "(recorded): .* up to 8 CPUs, allotted [1-9]"; echo $?) "$le2"
-# The twins are alike until one waits a period longer for its nodes (a
-# loaded machine): Justice then sizes it again, rightly, and its
-# allotment and CPUs differ.  The most CPUs it may use comes from the
-# record in every case; the allotment and claim are compared when both
-# ran on the same CPUs.
+# The twins are alike until one is judged again while it waits: the
+# admin's update of e2 does it (Justice judges a modified job), and so
+# does a period spent waiting for nodes (a loaded machine).  A twin
+# judged again may be sized again (its CPUs differ) or given the
+# allotment it needs by then (seen: allotted 1 against its twin's 2 on
+# the same CPUs).  The most CPUs it may use comes from the record in
+# every case; a twin judged again is learnt with the allotment it was
+# last given; when neither was, the twins' allotment and claim agree.
 c1=$(scontrol show job "$e" 2>/dev/null | grep -o 'NumCPUs=[0-9]*')
 c2=$(scontrol show job "$e2" 2>/dev/null | grep -o 'NumCPUs=[0-9]*')
-tap_diag "twins ran with $c1 and $c2"
-if [ -n "$c1" ] && [ "$c1" = "$c2" ]; then
+again=$(grep -E "job_submit/justice: JobId=($e|$e2)[: ]" "$log")
+tap_diag "twins ran with $c1 and $c2${again:+; judged again while waiting: $again}"
+# last_given ID: the CPUs Justice last gave job ID when it judged it
+# again, or nothing.
+last_given()
+{
+	grep -E "job_submit/justice: JobId=$1[: ]" "$log" | tail -1 |
+		grep -oE '(needs|for) [0-9]+ CPUs' | grep -oE '[0-9]+'
+}
+allotted() { grep -oE 'allotted [0-9]+' <<<"$1" | grep -oE '[0-9]+'; }
+up() { grep -o 'up to [0-9]* CPUs' <<<"$1"; }
+if [ -n "$c1" ] && [ "$c1" = "$c2" ] && [ -z "$again" ]; then
 	[ -n "$le" ] && [ "${le##* up to }" = "${le2##* up to }" ]
 else
-	up() { grep -o 'up to [0-9]* CPUs' <<<"$1"; }
-	[ -n "$le" ] && [ -n "$(up "$le")" ] && [ "$(up "$le")" = "$(up "$le2")" ]
+	ok=0
+	[ -n "$le" ] && [ -n "$(up "$le")" ] && [ "$(up "$le")" = "$(up "$le2")" ] || ok=1
+	for pair in "$e:$le" "$e2:$le2"; do
+		g=$(last_given "${pair%%:*}")
+		[ -z "$g" ] || [ "$g" = "$(allotted "${pair#*:}")" ] || ok=1
+	done
+	[ "$ok" = 0 ]
 fi
-tap_ok "as its twin is (same CPUs, allotment and claim; the same most CPUs if one was sized again)" $? "$le"
+tap_ok "as its twin is (same CPUs, allotment and claim; the same most CPUs if one was judged again)" $? "$le"
 tap_check "the history grew by the two ($(grep -o '"learnt":[0-9]*' "$state"))" \
 	grep -q '"learnt":4' "$state"
 
