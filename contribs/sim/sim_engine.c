@@ -156,15 +156,6 @@ static inline bool _fits(const sim_t *s, const tres_vec_t *need,
 	return true;
 }
 
-/* 1 + the last slot that is not 0 in v, or 0. */
-static int _slots(const tres_vec_t *v)
-{
-	for (int i = TRES_MAX; i > 0; i--)
-		if (v->v[i - 1] != 0)
-			return i;
-	return 0;
-}
-
 /* How many tasks of d the idle total could hold at most. */
 static double _fit_bound(const tres_vec_t *idle, const tres_vec_t *d)
 {
@@ -1545,11 +1536,11 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	for (size_t j = 0; j < t->njobs && !s->cpuless; j++)
 		s->cpuless = !(t->jobs[j].demand.v[s->cpu] > 0);
 	for (int n = 0; n < s->nn; n++)
-		if (_slots(&t->nodes[n].capacity) > s->nt)
-			s->nt = _slots(&t->nodes[n].capacity);
+		if (tres_slots(&t->nodes[n].capacity) > s->nt)
+			s->nt = tres_slots(&t->nodes[n].capacity);
 	for (size_t j = 0; j < t->njobs; j++)
-		if (_slots(&t->jobs[j].demand) > s->nt)
-			s->nt = _slots(&t->jobs[j].demand);
+		if (tres_slots(&t->jobs[j].demand) > s->nt)
+			s->nt = tres_slots(&t->jobs[j].demand);
 	for (int n = 0; n < s->nn; n++) {
 		s->idle[n] = t->nodes[n].capacity;
 		tres_add(&s->cap, &t->nodes[n].capacity);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "eunomia.h"
 #include "hmrf.h"
@@ -74,11 +75,80 @@ double eunomia_fair_share(const eunomia_account_t *accts, int nacct,
 	return wf > 0 ? x / wf : 0;
 }
 
+/* Rank the jobs as LT-AF over one resource, "progress", of capacity
+ * monopoly (see eunomia_rank in eunomia.h). */
+static void _params(hmrf_params_t *p, double monopoly)
+{
+	memset(p, 0, sizeof(*p));
+	p->policy = HMRF_POLICY_LT_AF;
+	p->horizon = INFINITY;
+	p->capacity.v[0] = monopoly;
+}
+
+/* What eunomia_rank refuses (order aside).  Returns 0 or -EINVAL. */
+static int _check(const eunomia_account_t *accts, int nacct, double monopoly,
+		  const eunomia_job_t *jobs, size_t njobs, horae_err_t *err)
+{
+	if (nacct < 0 || (nacct && !accts) || (njobs && !jobs))
+		return err_set(err, -EINVAL,
+			       "eunomia rank: missing arguments");
+	if (!(monopoly > 0) || !isfinite(monopoly))
+		return err_set(err, -EINVAL,
+			       "eunomia rank: monopoly progress %g must be > 0",
+			       monopoly);
+	for (size_t j = 0; j < njobs; j++)
+		if (!(jobs[j].rate >= 0) || !isfinite(jobs[j].rate))
+			return err_set(err, -EINVAL,
+				       "eunomia rank: job %zu has rate %g", j,
+				       jobs[j].rate);
+	return 0;
+}
+
+/* The accounts in H-MRF's form, or NULL (ENOMEM). */
+static hmrf_account_t *_accounts(const eunomia_account_t *accts, int nacct,
+				 double monopoly)
+{
+	hmrf_account_t *ha = calloc(nacct ? nacct : 1, sizeof(*ha));
+
+	for (int a = 0; ha && a < nacct; a++) {
+		/* x / (w f_a) = x / ((w f_a / f) f): fold an account's own
+		 * monopoly into its weight. */
+		ha[a].weight = accts[a].weight *
+			       _monopoly(&accts[a], monopoly) / monopoly;
+		ha[a].used.v[0] = accts[a].progress;
+	}
+	return ha;
+}
+
+/* Group g of the jobs (0: the runnable ones; 1: the others) in H-MRF's
+ * form into hj[], their indices in jobs[] into idx[] and, with count,
+ * their counts into cnt[].  Returns how many. */
+static size_t _group(const eunomia_job_t *jobs, const size_t *count,
+		     size_t njobs, int g, hmrf_job_t *hj, size_t *idx,
+		     size_t *cnt)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < njobs; j++) {
+		if (jobs[j].runnable != !g)
+			continue;
+		tres_zero(&hj[n].tres);
+		hj[n].account = jobs[j].account;
+		hj[n].tres.v[0] = jobs[j].rate;
+		hj[n].duration = jobs[j].duration;
+		if (count)
+			cnt[n] = count[j];
+		idx[n++] = j;
+	}
+	return n;
+}
+
 struct eunomia_ranker {
 	hmrf_ranker_t *r[2]; /* the runnable jobs, then the others */
 	hmrf_job_t *hj[2];   /* their form for H-MRF, kept for r */
 	size_t *idx[2];	     /* their indices in the caller's jobs[] */
 	int cur;	     /* the group being given */
+	bool given;	     /* whether last holds a job */
 	size_t last;	     /* its job given last, in its group */
 };
 
@@ -97,14 +167,14 @@ void eunomia_ranker_destroy(eunomia_ranker_t **rp)
 	*rp = NULL;
 }
 
-/* Group g's ranker (g = 0: the runnable jobs; 1: the others) over the
- * accounts in H-MRF's form.  Returns 0, or -errno (err says what). */
+/* Group g's ranker over the accounts in H-MRF's form.  Returns 0, or
+ * -errno (err says what). */
 static int _group_ranker(eunomia_ranker_t *r, int g, const hmrf_account_t *ha,
 			 int nacct, double monopoly, const eunomia_job_t *jobs,
 			 const size_t *count, size_t njobs, horae_err_t *err)
 {
-	hmrf_params_t p = { .policy = HMRF_POLICY_LT_AF, .horizon = INFINITY };
-	size_t m = njobs ? njobs : 1, n = 0, *cnt = NULL;
+	size_t m = njobs ? njobs : 1, n, *cnt = NULL;
+	hmrf_params_t p;
 
 	r->hj[g] = malloc(m * sizeof(*r->hj[g]));
 	r->idx[g] = malloc(m * sizeof(*r->idx[g]));
@@ -114,19 +184,8 @@ static int _group_ranker(eunomia_ranker_t *r, int g, const hmrf_account_t *ha,
 		free(cnt);
 		return err_set(err, -ENOMEM, "out of memory");
 	}
-	tres_zero(&p.capacity);
-	p.capacity.v[0] = monopoly;
-	for (size_t j = 0; j < njobs; j++) {
-		if (jobs[j].runnable != !g)
-			continue;
-		tres_zero(&r->hj[g][n].tres);
-		r->hj[g][n].account = jobs[j].account;
-		r->hj[g][n].tres.v[0] = jobs[j].rate;
-		r->hj[g][n].duration = jobs[j].duration;
-		if (cnt)
-			cnt[n] = count[j];
-		r->idx[g][n++] = j;
-	}
+	_params(&p, monopoly);
+	n = _group(jobs, count, njobs, g, r->hj[g], r->idx[g], cnt);
 	r->r[g] = hmrf_ranker_create(&p, ha, nacct, r->hj[g], cnt, n, err);
 	free(cnt);
 	return r->r[g] ? 0 : errno == ENOMEM ? -ENOMEM : -EINVAL;
@@ -140,33 +199,16 @@ eunomia_ranker_t *eunomia_ranker_create(const eunomia_account_t *accts,
 {
 	eunomia_ranker_t *r = NULL;
 	hmrf_account_t *ha = NULL;
-	int rc = 0;
+	int rc;
 
-	if (nacct < 0 || (nacct && !accts) || (njobs && !jobs))
-		rc = err_set(err, -EINVAL, "eunomia rank: missing arguments");
-	else if (!(monopoly > 0) || !isfinite(monopoly))
-		rc = err_set(err, -EINVAL,
-			     "eunomia rank: monopoly progress %g must be > 0",
-			     monopoly);
-	for (size_t j = 0; !rc && j < njobs; j++)
-		if (!(jobs[j].rate >= 0) || !isfinite(jobs[j].rate))
-			rc = err_set(err, -EINVAL,
-				     "eunomia rank: job %zu has rate %g", j,
-				     jobs[j].rate);
+	rc = _check(accts, nacct, monopoly, jobs, njobs, err);
 	if (rc)
 		goto cleanup;
-	ha = calloc(nacct ? nacct : 1, sizeof(*ha));
+	ha = _accounts(accts, nacct, monopoly);
 	r = calloc(1, sizeof(*r));
 	if (!ha || !r) {
 		rc = err_set(err, -ENOMEM, "out of memory");
 		goto cleanup;
-	}
-	for (int a = 0; a < nacct; a++) {
-		/* x / (w f_a) = x / ((w f_a / f) f): fold an account's own
-		 * monopoly into its weight. */
-		ha[a].weight = accts[a].weight *
-			       _monopoly(&accts[a], monopoly) / monopoly;
-		ha[a].used.v[0] = accts[a].progress;
 	}
 	for (int g = 0; g < 2 && !rc; g++)
 		rc = _group_ranker(r, g, ha, nacct, monopoly, jobs, count,
@@ -186,9 +228,11 @@ int eunomia_ranker_next(eunomia_ranker_t *r, size_t *job)
 
 	if (!r || !job)
 		return -EINVAL;
+	r->given = false;
 	for (; r->cur < 2; r->cur++) {
 		if (hmrf_ranker_next(r->r[r->cur], &k))
 			continue;
+		r->given = true;
 		r->last = k;
 		*job = r->idx[r->cur][k];
 		return 0;
@@ -198,26 +242,53 @@ int eunomia_ranker_next(eunomia_ranker_t *r, size_t *job)
 
 int eunomia_ranker_skip(eunomia_ranker_t *r, size_t job)
 {
-	if (!r || r->cur >= 2 || r->idx[r->cur][r->last] != job)
+	if (!r || !r->given || r->idx[r->cur][r->last] != job)
 		return -EINVAL;
 	return hmrf_ranker_skip(r->r[r->cur], r->last);
 }
 
+/* The whole order at once: hmrf_rank over each group (the plugins rank
+ * every pending job each pass; hmrf_rank is the ranker's loop without
+ * its per-job calls). */
 int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,
 		 const eunomia_job_t *jobs, size_t njobs, size_t *order,
 		 horae_err_t *err)
 {
-	eunomia_ranker_t *r;
-	size_t k = 0;
+	size_t m = njobs ? njobs : 1, k = 0, n;
+	hmrf_account_t *ha = NULL;
+	hmrf_job_t *hj = NULL;
+	size_t *idx = NULL, *sub = NULL, *tmp = NULL;
+	hmrf_params_t p;
+	int rc;
 
-	if (njobs && !order)
-		return err_set(err, -EINVAL, "eunomia rank: missing arguments");
-	r = eunomia_ranker_create(accts, nacct, monopoly, jobs, NULL, njobs,
-				  err);
-	if (!r)
-		return -errno;
-	while (k < njobs && !eunomia_ranker_next(r, &order[k]))
-		k++;
-	eunomia_ranker_destroy(&r);
-	return 0;
+	rc = _check(accts, nacct, monopoly, jobs, njobs, err);
+	if (!rc && njobs && !order)
+		rc = err_set(err, -EINVAL, "eunomia rank: missing arguments");
+	if (rc)
+		return rc;
+	ha = _accounts(accts, nacct, monopoly);
+	hj = malloc(m * sizeof(*hj));
+	idx = malloc(m * sizeof(*idx));
+	sub = malloc(m * sizeof(*sub));
+	tmp = malloc(m * sizeof(*tmp));
+	if (!ha || !hj || !idx || !sub || !tmp) {
+		rc = err_set(err, -ENOMEM, "out of memory");
+		goto cleanup;
+	}
+	_params(&p, monopoly);
+	for (int g = 0; g < 2 && !rc; g++) {
+		n = _group(jobs, NULL, njobs, g, hj, idx, NULL);
+		rc = hmrf_rank(&p, ha, nacct, hj, n, sub, err);
+		for (size_t i = 0; !rc && i < n; i++)
+			tmp[k++] = idx[sub[i]];
+	}
+	if (!rc)
+		memcpy(order, tmp, njobs * sizeof(*order));
+cleanup:
+	free(ha);
+	free(hj);
+	free(idx);
+	free(sub);
+	free(tmp);
+	return rc;
 }

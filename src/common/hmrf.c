@@ -152,15 +152,6 @@ typedef struct rank_state {
 	int n; /* TRES slots in use: every vector is 0 from here on */
 } rank_state_t;
 
-/* 1 + the last slot that is not 0 in v, or 0. */
-static int _slots(const tres_vec_t *v)
-{
-	for (int i = TRES_MAX; i > 0; i--)
-		if (v->v[i - 1] != 0)
-			return i;
-	return 0;
-}
-
 /* Beta at the end of a step of span d (see hmrf_rank in hmrf.h): the
  * same as hmrf_beta() on used + running x d over ns + ns_rate x d, in one
  * pass (this runs once per job ranked). */
@@ -395,7 +386,7 @@ static int _slots_in_use(const hmrf_params_t *p, const hmrf_account_t *accts,
 			 int nacct, const hmrf_job_t *jobs, size_t njobs)
 {
 	const tres_vec_t *v[4];
-	int n = _slots(&p->capacity), k;
+	int n = tres_slots(&p->capacity), k;
 
 	for (int a = 0; a < nacct && n < TRES_MAX; a++) {
 		v[0] = &accts[a].used;
@@ -403,11 +394,11 @@ static int _slots_in_use(const hmrf_params_t *p, const hmrf_account_t *accts,
 		v[2] = &accts[a].ns;
 		v[3] = &accts[a].ns_rate;
 		for (int i = 0; i < 4; i++)
-			if ((k = _slots(v[i])) > n)
+			if ((k = tres_slots(v[i])) > n)
 				n = k;
 	}
 	for (size_t j = 0; j < njobs && n < TRES_MAX; j++)
-		if ((k = _slots(&jobs[j].tres)) > n)
+		if ((k = tres_slots(&jobs[j].tres)) > n)
 			n = k;
 	return n;
 }

@@ -558,7 +558,7 @@ hmrf_ranker_t *hmrf_books_ranker(const hmrf_books_t *b,
 	hmrf_params_t p;
 	hmrf_account_t *acct;
 	hmrf_ranker_t *r;
-	int n;
+	int n, e;
 
 	if (!b) {
 		err_set(err, -EINVAL, "rank: missing books");
@@ -571,9 +571,9 @@ hmrf_ranker_t *hmrf_books_ranker(const hmrf_books_t *b,
 		return NULL;
 	}
 	r = hmrf_ranker_create(&p, acct, n, jobs, count, njobs, err);
-	n = errno;
+	e = errno;
 	free(acct);
-	errno = n;
+	errno = e;
 	return r;
 }
 

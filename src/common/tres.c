@@ -310,6 +310,14 @@ bool tres_fits(const tres_vec_t *need, const tres_vec_t *avail)
 	return true;
 }
 
+int tres_slots(const tres_vec_t *vec)
+{
+	for (int i = TRES_MAX; i > 0; i--)
+		if (vec->v[i - 1] != 0)
+			return i;
+	return 0;
+}
+
 bool tres_is_zero(const tres_vec_t *vec)
 {
 	for (int i = 0; i < TRES_MAX; i++)

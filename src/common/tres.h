@@ -89,6 +89,9 @@ bool tres_fits(const tres_vec_t *need, const tres_vec_t *avail);
 /* True when every slot is zero. */
 bool tres_is_zero(const tres_vec_t *vec);
 
+/* 1 + the last slot that is not zero, or 0: past it every slot is 0. */
+int tres_slots(const tres_vec_t *vec);
+
 /*
  * Dominant share of use relative to capacity cap: the largest use[i]/cap[i].
  * Slots where both are zero do not count; a slot with use > 0 and cap 0

@@ -246,6 +246,21 @@ START_TEST(test_fits)
 }
 END_TEST
 
+START_TEST(test_slots)
+{
+	tres_vec_t v;
+
+	tres_zero(&v);
+	ck_assert_int_eq(tres_slots(&v), 0);
+	v.v[0] = 1;
+	ck_assert_int_eq(tres_slots(&v), 1);
+	v.v[5] = -2; /* not zero counts, whatever its sign */
+	ck_assert_int_eq(tres_slots(&v), 6);
+	v.v[TRES_MAX - 1] = 0.5;
+	ck_assert_int_eq(tres_slots(&v), TRES_MAX);
+}
+END_TEST
+
 START_TEST(test_dominant_share)
 {
 	tres_vec_t cap, use;
@@ -307,6 +322,7 @@ static Suite *_suite(void)
 	tcase_add_checked_fixture(tc, _setup, _teardown);
 	tcase_add_test(tc, test_add_sub_scale);
 	tcase_add_test(tc, test_fits);
+	tcase_add_test(tc, test_slots);
 	tcase_add_test(tc, test_dominant_share);
 	suite_add_tcase(s, tc);
 	return s;
