@@ -28,42 +28,11 @@ RUN=${3:-120}
 [ -n "${HORAE_PLUGINDIR:-}" ] || HORAE_PLUGINDIR=$("$HERE/../contribs/horae-build") || exit 1
 export HORAE_PLUGINDIR
 . "$HERE/bench/submitter.sh"
+. "$HERE/bench/cycles.sh"
 
 dir=
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
-
-# reading: one line "main_total main_last bf_total bf_last" from sdiag.
-reading()
-{
-	sdiag 2>/dev/null | awk '
-		/^Main schedule statistics/ { sec = "main" }
-		/^Backfilling stats/ { sec = "bf" }
-		/^[[:space:]]*Last cycle:/ { last[sec] = $3 }
-		/^[[:space:]]*Total cycles:/ { n[sec] = $3 }
-		END { printf "%d %d %d %d\n", n["main"], last["main"], n["bf"], last["bf"] }'
-}
-
-# samples SECONDS: "main US" and "bf US" lines, one a cycle seen alone.
-samples()
-{
-	local end=$((SECONDS + $1)) pm=-1 pb=-1 m ml b bl
-	while [ $SECONDS -lt $end ]; do
-		read -r m ml b bl < <(reading)
-		[ "$pm" -ge 0 ] && [ "$m" = $((pm + 1)) ] && echo "main $ml"
-		[ "$pb" -ge 0 ] && [ "$b" = $((pb + 1)) ] && echo "bf $bl"
-		pm=$m pb=$b
-		sleep 1
-	done
-}
-
-# quartiles KIND: "n q1 median q3" of that kind's samples on stdin.
-quartiles()
-{
-	awk -v k="$1" '$1 == k { print $2 }' | sort -n | awk '{ v[++n] = $1 }
-		END { if (!n) { print "0 - - -"; exit }
-		      printf "%d %d %d %d\n", n, v[int((n + 3) / 4)], v[int((n + 1) / 2)], v[int((3 * n + 3) / 4)] }'
-}
 
 run()
 {
@@ -84,9 +53,9 @@ run()
 		echo "- acct$((i % 50)) $((1 + i % 48)) $((5 + i % 120)) $((1000 * (1 + i % 8))) - sleep 600"
 	done | "$SUBMIT" >&2
 	sdiag -r >/dev/null 2>&1
-	samples "$RUN" >"$dir/cycles"
-	read -r mn mq1 mmed mq3 < <(quartiles main <"$dir/cycles")
-	read -r bn bq1 bmed bq3 < <(quartiles bf <"$dir/cycles")
+	cycles_samples "$RUN" >"$dir/cycles"
+	read -r mn mq1 mmed mq3 < <(cycles_quartiles main <"$dir/cycles")
+	read -r bn bq1 bmed bq3 < <(cycles_quartiles bf <"$dir/cycles")
 	printf "$fmt" "$3" "$mn" "$mq1" "$mmed" "$mq3" "$bn" "$bq1" "$bmed" "$bq3"
 	MAIN[$3]=$mmed BF[$3]=$bmed
 	hc_stop

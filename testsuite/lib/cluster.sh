@@ -31,6 +31,8 @@
 #   HC_ACCOUNTS     with HC_ACCOUNTING, the accounts to create with
 #                   sacctmgr: "name:fairshare ..." (user root joins each)
 #   HC_DEBUG        SlurmctldDebug (default: info)
+#   HC_IDLE_WAIT    seconds hc_start waits for every node to be idle
+#                   (default 60; hundreds of slurmd take longer)
 #   HC_KEEP         1: keep a test's run directories (logs, state) even
 #                   when every check passed
 #   HC_BACKUP       1: a primary and a backup slurmctld (SlurmctldHost
@@ -154,22 +156,30 @@ _hc_port_free()
 	! ss -Htln "( sport = :$1 )" 2>/dev/null | grep -q .
 }
 
+# The offset from SlurmctldPort of node I's port (1..N): I, past the two
+# the database and slurmdbd take (98 and 99) from the 98th node on.
+_hc_node_offset() { if [ "$1" -lt 98 ]; then echo "$1"; else echo $(($1 + 2)); fi; }
+
 # Ports derive from the run directory; the first slot with all ports free
 # wins, so two clusters never share a port.  Slots lie below the kernel's
-# ephemeral range, where no outgoing connection can take them meanwhile.
+# ephemeral range, where no outgoing connection can take them meanwhile;
+# a cluster of more than 97 nodes spans more than one slot.
 _hc_pick_ports()
 {
-	local n h slot p ok i k eph slots
+	local n h slot p ok i j k eph slots span offsets=
 	n=$(_hc_nodes | wc -l)
+	for ((j = 1; j <= n; j++)); do offsets+=" $(_hc_node_offset "$j")"; done
+	span=$(($(_hc_node_offset "$n") + 1))
+	[ "$span" -ge 100 ] || span=100
 	h=$(printf '%s' "$HC_RUNDIR" | cksum | cut -d' ' -f1)
 	read -r eph _ </proc/sys/net/ipv4/ip_local_port_range
-	slots=$(((eph - 10000) / 100))
-	[ "$slots" -ge 20 ] || { hc_log "ephemeral ports start at $eph: no room below"; return 1; }
+	slots=$(((eph - 10000 - span) / 100 + 1))
+	[ "$slots" -ge 20 ] || { hc_log "ephemeral ports start at $eph: no room below for $n nodes"; return 1; }
 	for ((i = 0; i < slots; i++)); do
 		slot=$(((h + i) % slots))
 		p=$((10000 + slot * 100))
 		ok=1
-		for k in $(seq 0 "$n") 98 99; do
+		for k in 0 $offsets 98 99; do
 			_hc_port_free $((p + k)) || { ok=0; break; }
 		done
 		if [ $ok = 1 ]; then
@@ -240,7 +250,7 @@ hc_write_conf()
 		while read -r name cpus mem feat; do
 			i=$((i + 1))
 			line="NodeName=$name NodeAddr=127.0.0.1 NodeHostname=localhost"
-			line+=" Port=$((HC_CTLD_PORT + i)) CPUs=$cpus RealMemory=$mem"
+			line+=" Port=$((HC_CTLD_PORT + $(_hc_node_offset "$i"))) CPUs=$cpus RealMemory=$mem"
 			[ -n "$feat" ] && line+=" Features=$feat"
 			echo "$line State=UNKNOWN"
 		done < <(_hc_nodes)
@@ -496,7 +506,7 @@ _hc_start_all()
 		return 1
 	fi
 	hc_start_slurmd
-	if ! hc_wait_idle 60; then
+	if ! hc_wait_idle "${HC_IDLE_WAIT:-60}"; then
 		hc_log "cluster in $HC_RUNDIR did not come up; slurmctld log:"
 		tail -n 30 "$(hc_ctld_log)" >&2 2>/dev/null
 		tail -n 10 "$HC_RUNDIR/log/slurmctld.out" >&2 2>/dev/null
