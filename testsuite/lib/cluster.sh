@@ -661,9 +661,11 @@ _hc_term()
 _hc_holders()
 {
 	local pid me=" $$ $BASHPID " a=$$
+	# Our ancestors, not init: a slurmstepd whose slurmd is gone has
+	# init for its parent and must not pass for one of our children.
 	while [ "$a" -gt 1 ] 2>/dev/null; do
 		a=$(awk '{print $4}' "/proc/$a/stat" 2>/dev/null) || break
-		me+="$a "
+		[ "$a" -gt 1 ] 2>/dev/null && me+="$a "
 	done
 	# One find and one grep over /proc (a loop of readlink and grep per
 	# process took seconds at every stop); the pipeline's own processes,
@@ -681,15 +683,22 @@ _hc_holders()
 	done
 }
 
+# A slurmstepd a stopping slurmd forked at the last moment can appear
+# after a pass has looked (seen with 256 nodes): a pass that found
+# something is followed by another, up to three.
 _hc_sweep()
 {
-	local left munge
+	local left munge pass
 	munge=$(cat "$HC_RUNDIR/pids/munged.pid" 2>/dev/null)
-	left=$(_hc_holders | grep -vx "${munge:-none}")
-	[ -n "$left" ] || return 0
-	# What is left has lost its slurmd: there is nobody to wait for.
-	# shellcheck disable=SC2086
-	_hc_term 1 $left
+	for pass in 1 2 3; do
+		left=$(_hc_holders | grep -vx "${munge:-none}")
+		[ -n "$left" ] || return 0
+		# What is left has lost its slurmd: there is nobody to wait
+		# for.
+		# shellcheck disable=SC2086
+		_hc_term 1 $left
+		sleep 0.5
+	done
 }
 
 # hc_stop: stop every process of this cluster.  Safe to call twice.
