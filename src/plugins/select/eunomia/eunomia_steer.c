@@ -7,11 +7,13 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "slurm/slurm.h"
 
 #include "src/common/bitstring.h"
+#include "src/common/macros.h"
 #include "src/common/node_conf.h"
 #include "horae_compat.h"
 #include HORAE_INC_SELECT
@@ -22,11 +24,67 @@
 /* Weak for programs on plain libslurm, as in eunomia_progress.c. */
 #pragma weak node_record_count
 #pragma weak node_record_table_ptr
+#pragma weak last_node_update
 
 typedef struct cand {
 	int node;
 	double score;
 } cand_t;
+
+struct eunomia_steer {
+	pthread_mutex_t mutex;
+	/* cons_tres's view, per node index: read again when dirty, when
+	 * last_node_update moved or the node table changed size. */
+	bool dirty;
+	time_t seen_update;
+	int nnodes;
+	double *idle_cpus, *idle_mem;
+	tres_vec_t capacity; /* every node's CPUs and memory */
+	/* per candidate, for one job_test; room for cap */
+	int cap;
+	place_node_t *nodes;
+	cand_t *cand;
+	double *scores;
+	/* what apply changed, for restore */
+	int nsaved;
+	int *saved_node;
+	uint64_t *saved_weight;
+};
+
+eunomia_steer_t *eunomia_steer_create(void)
+{
+	eunomia_steer_t *s = xmalloc(sizeof(*s));
+
+	slurm_mutex_init(&s->mutex);
+	s->dirty = true;
+	return s;
+}
+
+void eunomia_steer_destroy(eunomia_steer_t **steer)
+{
+	eunomia_steer_t *s;
+
+	if (!steer || !(s = *steer))
+		return;
+	slurm_mutex_destroy(&s->mutex);
+	xfree(s->idle_cpus);
+	xfree(s->idle_mem);
+	xfree(s->nodes);
+	xfree(s->cand);
+	xfree(s->scores);
+	xfree(s->saved_node);
+	xfree(s->saved_weight);
+	xfree(*steer);
+}
+
+void eunomia_steer_touch(eunomia_steer_t *steer)
+{
+	if (!steer)
+		return;
+	slurm_mutex_lock(&steer->mutex);
+	steer->dirty = true;
+	slurm_mutex_unlock(&steer->mutex);
+}
 
 static int _by_score(const void *a, const void *b)
 {
@@ -62,35 +120,31 @@ static tres_vec_t _demand(job_record_t *job_ptr)
 	return v;
 }
 
-int eunomia_steer(eunomia_progress_t *prog, job_record_t *job_ptr,
-		  bitstr_t *candidates, uint64_t **saved)
+/* Every node's idle CPUs and memory as cons_tres counts them, and the
+ * cluster's capacity, unless what was read is still true. */
+static void _read_alloc(eunomia_steer_t *s)
 {
-	place_policy_t policy = eunomia_progress_conf(prog)->placement;
-	int n = 0, k = 0, i;
 	node_record_t *node_ptr;
-	place_node_t *nodes;
-	place_request_t req = { 0 };
-	cand_t *cand;
-	double *scores;
 
-	*saved = NULL;
-	if (!candidates || !(n = bit_set_count(candidates)))
-		return 0;
+	if (!s->dirty && s->seen_update == last_node_update &&
+	    s->nnodes == node_record_count)
+		return;
 	/* cons_tres's own view of what each node has allocated. */
 	select_g_select_nodeinfo_set_all();
-	nodes = xcalloc(n, sizeof(*nodes));
-	cand = xcalloc(n, sizeof(*cand));
-	scores = xcalloc(n, sizeof(*scores));
-	*saved = xcalloc(node_record_count, sizeof(uint64_t));
-	tres_zero(&req.capacity);
-	for (i = 0; (node_ptr = next_node(&i)); i++) {
-		req.capacity.v[0] += node_ptr->cpus_efctv;
-		req.capacity.v[1] += node_ptr->real_memory;
-		if (!bit_test(candidates, i) || k == n)
-			continue;
+	if (s->nnodes != node_record_count) {
+		xfree(s->idle_cpus);
+		xfree(s->idle_mem);
+		s->idle_cpus = xcalloc(node_record_count + 1, sizeof(double));
+		s->idle_mem = xcalloc(node_record_count + 1, sizeof(double));
+		s->nnodes = node_record_count;
+	}
+	tres_zero(&s->capacity);
+	for (int i = 0; (node_ptr = next_node(&i)); i++) {
 		uint16_t alloc_cpus = 0;
 		uint64_t alloc_mem = 0;
 
+		s->capacity.v[0] += node_ptr->cpus_efctv;
+		s->capacity.v[1] += node_ptr->real_memory;
 #if HORAE_NODE_ALLOC_FIELDS
 		alloc_cpus = node_ptr->alloc_cpus;
 		alloc_mem = node_ptr->alloc_memory;
@@ -102,46 +156,94 @@ int eunomia_steer(eunomia_progress_t *prog, job_record_t *job_ptr,
 					     SELECT_NODEDATA_MEM_ALLOC,
 					     NODE_STATE_ALLOCATED, &alloc_mem);
 #endif
-		tres_zero(&nodes[k].idle);
-		nodes[k].idle.v[0] = node_ptr->cpus_efctv > alloc_cpus ?
-					     node_ptr->cpus_efctv - alloc_cpus : 0;
-		nodes[k].idle.v[1] = node_ptr->real_memory > alloc_mem ?
-					     node_ptr->real_memory - alloc_mem : 0;
-		nodes[k].speed = policy == PLACE_EUNOMIA ?
+		s->idle_cpus[i] = node_ptr->cpus_efctv > alloc_cpus ?
+					  node_ptr->cpus_efctv - alloc_cpus :
+					  0;
+		s->idle_mem[i] = node_ptr->real_memory > alloc_mem ?
+					 node_ptr->real_memory - alloc_mem :
+					 0;
+	}
+	s->dirty = false;
+	s->seen_update = last_node_update;
+}
+
+/* Room for n candidates. */
+static void _room(eunomia_steer_t *s, int n)
+{
+	if (n <= s->cap)
+		return;
+	xrecalloc(s->nodes, n, sizeof(*s->nodes));
+	xrecalloc(s->cand, n, sizeof(*s->cand));
+	xrecalloc(s->scores, n, sizeof(*s->scores));
+	xrecalloc(s->saved_node, n, sizeof(*s->saved_node));
+	xrecalloc(s->saved_weight, n, sizeof(*s->saved_weight));
+	s->cap = n;
+}
+
+int eunomia_steer_apply(eunomia_steer_t *s, eunomia_progress_t *prog,
+			job_record_t *job_ptr, bitstr_t *candidates)
+{
+	place_policy_t policy = eunomia_progress_conf(prog)->placement;
+	place_request_t req = { 0 };
+	node_record_t *node_ptr;
+	int n, k = 0, first, last;
+
+	if (!candidates || !(n = bit_set_count(candidates)))
+		return 0;
+	slurm_mutex_lock(&s->mutex);
+	s->nsaved = 0;
+	_read_alloc(s);
+	_room(s, n);
+	first = bit_ffs(candidates);
+	last = bit_fls(candidates);
+	if (last >= s->nnodes)
+		last = s->nnodes - 1;
+	for (int i = first; i >= 0 && i <= last && k < n; i++) {
+		if (!bit_test(candidates, i) ||
+		    !(node_ptr = node_record_table_ptr[i]))
+			continue;
+		tres_zero(&s->nodes[k].idle);
+		s->nodes[k].idle.v[0] = s->idle_cpus[i];
+		s->nodes[k].idle.v[1] = s->idle_mem[i];
+		s->nodes[k].speed = policy == PLACE_EUNOMIA ?
 			eunomia_progress_speed(prog, job_ptr->account,
 					       node_ptr) : 1;
-		cand[k++].node = i;
+		s->cand[k++].node = i;
 	}
+	req.capacity = s->capacity;
 	req.demand = _demand(job_ptr);
 	if (policy == PLACE_EUNOMIA)
 		req.progress_gap = eunomia_progress_gap(prog, job_ptr->account);
-	if (place_score(policy, &req, nodes, k, scores, NULL))
+	if (place_score(policy, &req, s->nodes, k, s->scores, NULL))
 		k = 0;
-	for (i = 0; i < k; i++)
-		cand[i].score = scores[i];
-	qsort(cand, k, sizeof(*cand), _by_score);
-	for (i = 0; i < k; i++) {
-		node_ptr = node_record_table_ptr[cand[i].node];
-		(*saved)[cand[i].node] = node_ptr->sched_weight;
+	for (int i = 0; i < k; i++)
+		s->cand[i].score = s->scores[i];
+	qsort(s->cand, k, sizeof(*s->cand), _by_score);
+	for (int i = 0; i < k; i++) {
+		node_ptr = node_record_table_ptr[s->cand[i].node];
+		s->saved_node[i] = s->cand[i].node;
+		s->saved_weight[i] = node_ptr->sched_weight;
 		/* Ranks spread over the 256 values of the low byte. */
 		node_ptr->sched_weight = (node_ptr->sched_weight & ~0xffULL) |
 					 (uint64_t)(i * 256 / k);
 	}
-	xfree(nodes);
-	xfree(cand);
-	xfree(scores);
+	s->nsaved = k;
+	slurm_mutex_unlock(&s->mutex);
 	return k;
 }
 
-void eunomia_steer_restore(uint64_t **saved)
+void eunomia_steer_restore(eunomia_steer_t *s)
 {
-	node_record_t *node_ptr;
-
-	if (!*saved)
+	if (!s)
 		return;
-	/* slurmctld's weights end in 0xff, never 0: 0 means "not steered". */
-	for (int i = 0; (node_ptr = next_node(&i)); i++)
-		if ((*saved)[i])
-			node_ptr->sched_weight = (*saved)[i];
-	xfree(*saved);
+	slurm_mutex_lock(&s->mutex);
+	for (int i = 0; i < s->nsaved; i++) {
+		node_record_t *node_ptr =
+			node_record_table_ptr[s->saved_node[i]];
+
+		if (node_ptr)
+			node_ptr->sched_weight = s->saved_weight[i];
+	}
+	s->nsaved = 0;
+	slurm_mutex_unlock(&s->mutex);
 }

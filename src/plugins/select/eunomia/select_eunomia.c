@@ -86,6 +86,14 @@ extern bool ignore_state_errors __attribute__((weak));
 /* In slurmctld with SelectType=select/eunomia only; NULL elsewhere. */
 static eunomia_progress_t *prog;
 static periodic_t *ticker;
+/* With a Placement: the steering and its view of the allocations, which
+ * every call that can change them touches. */
+static eunomia_steer_t *steer;
+
+static void _touch(void)
+{
+	eunomia_steer_touch(steer);
+}
 
 /* priority/hmrf's questions (progress_info.h). */
 static int _progress_export(progress_info_t *info)
@@ -178,6 +186,7 @@ extern int init(void)
 		ctld_role_follows_control());
 	if (!prog)
 		fatal("%s: cannot start: see the errors above", plugin_type);
+	steer = eunomia_steer_create();
 	ticker = periodic_start("eunomia", _tick, _period, NULL);
 	return SLURM_SUCCESS;
 }
@@ -185,6 +194,7 @@ extern int init(void)
 extern int fini(void)
 {
 	periodic_stop(&ticker);
+	eunomia_steer_destroy(&steer);
 	eunomia_progress_destroy(&prog);
 	return cons_tres_unload();
 }
@@ -219,6 +229,7 @@ extern int select_p_state_save(char *dir_name)
 
 extern int select_p_state_restore(char *dir_name)
 {
+	_touch();
 	return CONS_TRES(SLURM_ERROR, state_restore, dir_name);
 }
 
@@ -226,6 +237,7 @@ extern int select_p_job_init(list_t *job_list)
 {
 	int rc = CONS_TRES(SLURM_ERROR, job_init, job_list);
 
+	_touch();
 	_take_and_sync(job_list);
 	return rc;
 }
@@ -233,6 +245,7 @@ extern int select_p_job_init(list_t *job_list)
 
 extern int select_p_node_init(void)
 {
+	_touch();
 	if (prog)
 		eunomia_progress_nodes_changed(prog);
 #if !CONS_TRES_HAS_STATE_STEPS_INFO
@@ -249,19 +262,23 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 			     list_t **preemptee_job_list,
 			     CONS_TRES_JOB_TEST_TAIL)
 {
-	uint64_t *saved = NULL;
+	bool steered = false;
 	int rc;
 
 	/* Only when nodes are chosen for a start: backfill's will-run and
 	 * test-only calls plan, and the start it then makes comes here
 	 * again in run-now mode (backfill's _start_job -> select_nodes). */
-	if (prog && eunomia_progress_conf(prog)->steer &&
+	if (prog && steer && eunomia_progress_conf(prog)->steer &&
 	    SELECT_IS_MODE_RUN_NOW(mode))
-		eunomia_steer(prog, job_ptr, bitmap, &saved);
+		steered = eunomia_steer_apply(steer, prog, job_ptr, bitmap) > 0;
 	rc = CONS_TRES(SLURM_ERROR, job_test, job_ptr, bitmap, min_nodes,
 		       max_nodes, req_nodes, mode, preemptee_candidates,
 		       preemptee_job_list, CONS_TRES_JOB_TEST_TAIL_ARGS);
-	eunomia_steer_restore(&saved);
+	if (steered)
+		eunomia_steer_restore(steer);
+	/* A start in run-now mode takes the job's resources at once. */
+	if (SELECT_IS_MODE_RUN_NOW(mode))
+		_touch();
 	return rc;
 }
 
@@ -269,6 +286,7 @@ extern int select_p_job_begin(job_record_t *job_ptr)
 {
 	int rc = CONS_TRES(SLURM_ERROR, job_begin, job_ptr);
 
+	_touch();
 	if (prog && rc == SLURM_SUCCESS)
 		eunomia_progress_begin(prog, job_ptr);
 	return rc;
@@ -284,6 +302,7 @@ extern int select_p_job_expand(job_record_t *from_job_ptr,
 {
 	int rc = CONS_TRES(SLURM_ERROR, job_expand, from_job_ptr, to_job_ptr);
 
+	_touch();
 	if (prog) {
 		eunomia_progress_resized(prog, from_job_ptr);
 		eunomia_progress_resized(prog, to_job_ptr);
@@ -295,6 +314,7 @@ extern int select_p_job_resized(job_record_t *job_ptr, node_record_t *node_ptr)
 {
 	int rc = CONS_TRES(SLURM_ERROR, job_resized, job_ptr, node_ptr);
 
+	_touch();
 	if (prog)
 		eunomia_progress_resized(prog, job_ptr);
 	return rc;
@@ -309,6 +329,7 @@ extern int select_p_job_signal(job_record_t *job_ptr, int signal)
 
 extern int select_p_job_fini(job_record_t *job_ptr)
 {
+	_touch();
 	if (prog)
 		eunomia_progress_end(prog, job_ptr);
 	return CONS_TRES(SLURM_ERROR, job_fini, job_ptr);
@@ -316,6 +337,7 @@ extern int select_p_job_fini(job_record_t *job_ptr)
 
 extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 {
+	_touch();
 	if (prog)
 		eunomia_progress_pause(prog, job_ptr, true);
 	return CONS_TRES(SLURM_ERROR, job_suspend, job_ptr, indf_susp);
@@ -323,6 +345,7 @@ extern int select_p_job_suspend(job_record_t *job_ptr, bool indf_susp)
 
 extern int select_p_job_resume(job_record_t *job_ptr, bool indf_susp)
 {
+	_touch();
 	if (prog)
 		eunomia_progress_pause(prog, job_ptr, false);
 	return CONS_TRES(SLURM_ERROR, job_resume, job_ptr, indf_susp);
@@ -382,8 +405,10 @@ extern int select_p_select_nodeinfo_set_all(void)
 	return CONS_TRES(SLURM_ERROR, select_nodeinfo_set_all);
 }
 
+/* Adds a running or suspended job's resources (slurmctld's restart). */
 extern int select_p_select_nodeinfo_set(job_record_t *job_ptr)
 {
+	_touch();
 	return CONS_TRES(SLURM_ERROR, select_nodeinfo_set, job_ptr);
 }
 
@@ -473,6 +498,7 @@ extern int select_p_get_info_from_plugin(enum select_plugindata_info dinfo,
 #if CONS_TRES_HAS_SIGNAL_SPRINT
 extern int select_p_update_node_config(int index)
 {
+	_touch();
 	return CONS_TRES(SLURM_ERROR, update_node_config, index);
 }
 #endif
@@ -481,6 +507,7 @@ extern int select_p_reconfigure(void)
 {
 	eunomia_conf_t *conf;
 
+	_touch();
 	if (prog && (conf = _read_conf(false)))
 		eunomia_progress_reconfig(prog, conf);
 	return CONS_TRES(SLURM_ERROR, reconfigure);
