@@ -167,6 +167,38 @@ static void _read_alloc(eunomia_steer_t *s)
 	s->seen_update = last_node_update;
 }
 
+/*
+ * The low byte for the candidate ranked i (from 0): the first `distinct`
+ * ranks a value each, the ranks after them in groups that double in size
+ * (distinct of them, then 2 x distinct, ...).  cons_tres builds and walks
+ * one node set per distinct weight at every job_test (a search of its
+ * list per node: quadratic in the sets), so a value per candidate made
+ * every steered job_test on 64 nodes walk 64 sets; this makes it
+ * distinct plus a few.  The nodes a job can take come from the first
+ * ranks, which keep their order.
+ */
+static uint64_t _rank_byte(int i, int distinct)
+{
+	int g = distinct, width = distinct, r;
+
+	if (i < distinct)
+		return (uint64_t)i;
+	for (r = i - distinct; r >= width && g < 255; r -= width, width *= 2)
+		g++;
+	return (uint64_t)g;
+}
+
+/* How many ranks keep a value each for job_ptr: room for twice the nodes
+ * it asks for, and 16 at least. */
+static int _distinct_ranks(const job_record_t *job_ptr)
+{
+	uint32_t nodes = job_ptr->details ? job_ptr->details->min_nodes : 1;
+
+	if (nodes > 100)
+		return 216;
+	return 16 + 2 * (int)nodes;
+}
+
 /* Room for n candidates. */
 static void _room(eunomia_steer_t *s, int n)
 {
@@ -186,7 +218,7 @@ int eunomia_steer_apply(eunomia_steer_t *s, eunomia_progress_t *prog,
 	place_policy_t policy = eunomia_progress_conf(prog)->placement;
 	place_request_t req = { 0 };
 	node_record_t *node_ptr;
-	int n, k = 0, first, last;
+	int n, k = 0, first, last, distinct;
 
 	if (!candidates || !(n = bit_set_count(candidates)))
 		return 0;
@@ -219,13 +251,13 @@ int eunomia_steer_apply(eunomia_steer_t *s, eunomia_progress_t *prog,
 	for (int i = 0; i < k; i++)
 		s->cand[i].score = s->scores[i];
 	qsort(s->cand, k, sizeof(*s->cand), _by_score);
+	distinct = _distinct_ranks(job_ptr);
 	for (int i = 0; i < k; i++) {
 		node_ptr = node_record_table_ptr[s->cand[i].node];
 		s->saved_node[i] = s->cand[i].node;
 		s->saved_weight[i] = node_ptr->sched_weight;
-		/* Ranks spread over the 256 values of the low byte. */
 		node_ptr->sched_weight = (node_ptr->sched_weight & ~0xffULL) |
-					 (uint64_t)(i * 256 / k);
+					 _rank_byte(i, distinct);
 	}
 	s->nsaved = k;
 	slurm_mutex_unlock(&s->mutex);

@@ -11,8 +11,9 @@
  * What each node has allocated is cons_tres's view
  * (select_g_select_nodeinfo_set_all, which walks every node and every
  * partition row at each call).  The steer keeps it until told that
- * allocations may have changed (eunomia_steer_touch: a start, an end, a
- * resize, a suspend, a resume, nodes or configuration changed) or until
+ * allocations may have changed (eunomia_steer_touch: a start, which
+ * cons_tres records in select_nodeinfo_set, an end, a resize, a suspend, a
+ * resume, nodes or configuration changed) or until
  * slurmctld's last_node_update moves, so that a scheduling cycle that
  * starts nothing reads it once, not once per job.
  *

@@ -276,9 +276,8 @@ extern int select_p_job_test(job_record_t *job_ptr, bitstr_t *bitmap,
 		       preemptee_job_list, CONS_TRES_JOB_TEST_TAIL_ARGS);
 	if (steered)
 		eunomia_steer_restore(steer);
-	/* A start in run-now mode takes the job's resources at once. */
-	if (SELECT_IS_MODE_RUN_NOW(mode))
-		_touch();
+	/* A start takes its resources in select_nodeinfo_set, after job_test
+	 * (select_nodes, 22.05 to 25.11): a job_test changes none. */
 	return rc;
 }
 
