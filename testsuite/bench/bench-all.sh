@@ -21,7 +21,12 @@
 #                                                        off; 25 minutes)
 #   bench-submit.sh 5000                                (job_submit/justice
 #                                                        vs none)
-# The full run takes about 100 minutes on a 2-core machine; run it alone.
+#   bench-scale.sh 100000 256 1000                      (Horae's three
+#                                                        plugins vs stock:
+#                                                        sbatch, squeue,
+#                                                        sprio, sdiag, RSS)
+# The full run takes about two and a half hours on a 2-core machine; run
+# it alone.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 build=${HORAE_BUILDDIR:-$HERE/build}
@@ -82,6 +87,8 @@ if [ -z "$quick" ]; then
 			bash "$HERE/testsuite/bench/bench-eunomia-constrained.sh" 3
 		section "job_submit/justice vs no job_submit plugin: 5,000 submissions" \
 			bash "$HERE/testsuite/bench/bench-submit.sh" 5000
+		section "A slurmctld at scale: 100,000 pending jobs on 256 nodes, Horae against stock" \
+			bash "$HERE/testsuite/bench/bench-scale.sh" 100000 256 1000
 	else
 		echo "bench-all: not root: the real-slurmctld benchmarks are left out" >&2
 	fi
