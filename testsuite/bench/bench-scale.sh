@@ -133,6 +133,8 @@ side()
 	HC_EXTRA_CONF=$'SchedulerParameters=batch_sched_delay=0,sched_interval=10,bf_interval=15\nMaxJobCount=300000\n'"$weights" \
 		hc_start >/dev/null 2>&1 || { echo "bench-scale: the $name cluster did not start" >&2; return 1; }
 	pid=$(cat "$HC_RUNDIR/pids/slurmctld.pid")
+	# Jobs work in the run directory: hc_stop finds what is left there.
+	cd "$dir" || return 1
 	# One long job a node: the nodes stay full, the queue pending.
 	for ((i = 1; i <= NODES; i++)); do
 		echo "- acct$((i % ACCOUNTS)) 4 600 - s$i sleep 36000"
@@ -175,7 +177,7 @@ side()
 	awk '/^VmRSS/ { printf "rss %.0f\n", $2 / 1024 } /^VmHWM/ { printf "hwm %.0f\n", $2 / 1024 }' \
 		"/proc/$pid/status" >>"$out"
 	echo "queued $(squeue -h -o %i 2>/dev/null | wc -l)" >>"$out"
-	hc_stop
+	cd / && hc_stop
 	rm -rf "$dir"
 	dir=
 }
