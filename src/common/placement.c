@@ -133,6 +133,22 @@ int place_score(place_policy_t policy, const place_request_t *req,
 	return 0;
 }
 
+unsigned place_rank_group(size_t i, size_t distinct)
+{
+	size_t width, r;
+	unsigned g;
+
+	if (!distinct)
+		distinct = 1;
+	if (i < distinct)
+		return i < 255 ? (unsigned)i : 255;
+	g = distinct < 255 ? (unsigned)distinct : 255;
+	for (r = i - distinct, width = distinct; r >= width && g < 255;
+	     r -= width, width *= 2)
+		g++;
+	return g;
+}
+
 int place_best(const double *scores, size_t n)
 {
 	int best = -1;

@@ -63,6 +63,15 @@ int place_score(place_policy_t policy, const place_request_t *req,
 		const place_node_t *nodes, size_t n, double *scores,
 		horae_err_t *err);
 
+/*
+ * The group of the candidate ranked i (from 0): the first `distinct` ranks
+ * a group each, the ranks after them in groups that double in size
+ * (distinct of them, then 2 x distinct, ...), 255 at most; distinct 0
+ * counts as 1.  For a scheduler that pays per distinct group (cons_tres
+ * builds one node set per node weight): the best ranks keep their order.
+ */
+unsigned place_rank_group(size_t i, size_t distinct);
+
 /* Index of the lowest finite score (the first on ties), or -1. */
 int place_best(const double *scores, size_t n);
 

@@ -260,6 +260,36 @@ START_TEST(test_affinity_and_eunomia)
 }
 END_TEST
 
+/* Groups against a model written from the rule: past distinct d, rank i
+ * falls in group d + floor(log2((i - d) / d + 1)), capped at 255. */
+START_TEST(test_rank_group)
+{
+	size_t ds[] = { 0, 1, 2, 16, 18, 216, 300 };
+
+	for (size_t k = 0; k < sizeof(ds) / sizeof(ds[0]); k++) {
+		size_t d = ds[k] ? ds[k] : 1, wrong = 0, back = 0;
+		unsigned prev = 0;
+
+		for (size_t i = 0; i < 200000; i++) {
+			unsigned g = place_rank_group(i, ds[k]);
+			double model = i < d ? (double)i :
+				d + floor(log2((double)(i - d) / d + 1));
+
+			wrong += g != (model > 255 ? 255 : (unsigned)model);
+			back += g < prev;
+			prev = g;
+		}
+		ck_assert_msg(!wrong && !back,
+			      "distinct %zu: %zu ranks off the model, %zu going back",
+			      ds[k], wrong, back);
+	}
+	/* 64 candidates, 16 kept apart: 18 groups, not 64. */
+	ck_assert_uint_eq(place_rank_group(63, 16), 17);
+	ck_assert_uint_eq(place_rank_group(31, 16), 16);
+	ck_assert_uint_eq(place_rank_group(32, 16), 17);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("placement");
@@ -271,6 +301,7 @@ int main(void)
 	tcase_add_test(tc, test_best_match);
 	tcase_add_test(tc, test_drfh_per_server_drf);
 	tcase_add_test(tc, test_affinity_and_eunomia);
+	tcase_add_test(tc, test_rank_group);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -167,29 +167,10 @@ static void _read_alloc(eunomia_steer_t *s)
 	s->seen_update = last_node_update;
 }
 
-/*
- * The low byte for the candidate ranked i (from 0): the first `distinct`
- * ranks a value each, the ranks after them in groups that double in size
- * (distinct of them, then 2 x distinct, ...).  cons_tres builds and walks
- * one node set per distinct weight at every job_test (a search of its
- * list per node: quadratic in the sets), so a value per candidate made
- * every steered job_test on 64 nodes walk 64 sets; this makes it
- * distinct plus a few.  The nodes a job can take come from the first
- * ranks, which keep their order.
- */
-static uint64_t _rank_byte(int i, int distinct)
-{
-	int g = distinct, width = distinct, r;
-
-	if (i < distinct)
-		return (uint64_t)i;
-	for (r = i - distinct; r >= width && g < 255; r -= width, width *= 2)
-		g++;
-	return (uint64_t)g;
-}
-
-/* How many ranks keep a value each for job_ptr: room for twice the nodes
- * it asks for, and 16 at least. */
+/* How many ranks keep a weight each for job_ptr (place_rank_group): room
+ * for twice the nodes it asks for, and 16 at least.  cons_tres builds and
+ * searches one node set per distinct weight at every job_test, so a
+ * weight per candidate made a steered job_test on 64 nodes walk 64 sets. */
 static int _distinct_ranks(const job_record_t *job_ptr)
 {
 	uint32_t nodes = job_ptr->details ? job_ptr->details->min_nodes : 1;
@@ -257,7 +238,7 @@ int eunomia_steer_apply(eunomia_steer_t *s, eunomia_progress_t *prog,
 		s->saved_node[i] = s->cand[i].node;
 		s->saved_weight[i] = node_ptr->sched_weight;
 		node_ptr->sched_weight = (node_ptr->sched_weight & ~0xffULL) |
-					 _rank_byte(i, distinct);
+					 place_rank_group(i, distinct);
 	}
 	s->nsaved = k;
 	slurm_mutex_unlock(&s->mutex);
