@@ -31,6 +31,7 @@
 #include "horae_compat.h"
 
 #pragma weak verify_lock
+#pragma weak verify_assoc_lock
 
 extern const char plugin_type[];
 
@@ -270,15 +271,6 @@ static void _fetch_priority(const job_record_t *job_ptr)
 	__builtin_prefetch(&job_ptr->total_cpus);
 }
 
-static void _fetch_priority_targets(const job_record_t *job_ptr)
-{
-	if (job_ptr->details) {
-		__builtin_prefetch(&job_ptr->details->min_cpus);
-		__builtin_prefetch(&job_ptr->details->nice);
-	}
-	__builtin_prefetch(job_ptr->prio_factors, 1);
-}
-
 /*
  * The arrays a recalculation works in, kept from one to the next so that
  * a recalculation neither allocates nor zeroes them again (they grow to
@@ -295,6 +287,11 @@ struct hmrf_scratch {
 	double *fac, *efac, *dur;
 	job_record_t **pend_ptr;
 	bool *has_jobs;
+	/* what the gather hands the ranking, and the ranking the write */
+	double now;
+	size_t npend; /* pending jobs in pend, fac, efac, byvisit */
+	int nacct;
+	bool ranked; /* fac, efac and byvisit hold this recalculation's */
 	/* how many each has room for */
 	size_t all_cap, pend_cap, ptres_cap, jobs_cap, order_cap, acct_of_cap,
 		byvisit_cap, fac_cap, efac_cap, dur_cap, pend_ptr_cap,
@@ -499,16 +496,18 @@ static bool _in_order(const recalc_t *r)
 	return true;
 }
 
-static void _rank_and_set(recalc_t *r)
+/*
+ * The pending jobs in _by_eligible's order, each with its TRES and
+ * duration for the ranking and, with the Eunomia weight, its Eunomia
+ * factor (which reads the job records and the nodes: under the locks).
+ */
+static void _prepare(recalc_t *r)
 {
 	hmrf_ctx_t *ctx = r->ctx;
 	struct hmrf_scratch *s = r->s;
-	size_t n = r->npend + r->nacct + 1, done = 0, njobs = 0;
+	size_t n = r->npend + r->nacct + 1;
 	hmrf_job_t *jobs;
-	size_t *order, *byvisit;
-	double *fac, *efac;
-	int cpu = tres_layout_find(ctx->layout, "cpu");
-	horae_err_t err;
+	double *efac;
 
 	ROOM(s, jobs, n);
 	ROOM(s, order, n);
@@ -518,10 +517,7 @@ static void _rank_and_set(recalc_t *r)
 	ROOM(s, byvisit, r->npend + 1);
 	ROOM(s, has_jobs, (size_t)r->nacct + 1);
 	jobs = s->jobs;
-	order = s->order;
-	fac = s->fac;
 	efac = s->efac;
-	byvisit = s->byvisit;
 	memset(s->has_jobs, 0, r->nacct * sizeof(bool));
 
 	if (!_in_order(r))
@@ -529,10 +525,10 @@ static void _rank_and_set(recalc_t *r)
 	for (size_t i = 0; i < r->npend; i++) {
 		const pending_t *pj = &r->pend[i];
 
-		s->acct_of[njobs] = pj->account;
-		jobs[njobs].account = pj->account;
-		jobs[njobs].tres = r->ptres[pj->visit];
-		jobs[njobs++].duration = pj->duration;
+		s->acct_of[i] = pj->account;
+		jobs[i].account = pj->account;
+		jobs[i].tres = r->ptres[pj->visit];
+		jobs[i].duration = pj->duration;
 		s->has_jobs[pj->account] = true;
 	}
 	memset(efac, 0, r->npend * sizeof(double));
@@ -548,8 +544,22 @@ static void _rank_and_set(recalc_t *r)
 		}
 		hmrf_eunomia_factors(ctx, s->pend_ptr, r->npend, s->dur, efac);
 	}
-	/* A zero-size probe per idle account finds where its next job goes. */
-	for (int a = 0; a < r->nacct; a++) {
+}
+
+/*
+ * The jobs ranked by the books, each pending job's H-MRF factor from its
+ * place, and each account's factor for its next job.  Reads only the
+ * books and the scratch arrays: no job record.
+ */
+static int _rank(struct hmrf_scratch *s, hmrf_ctx_t *ctx)
+{
+	size_t njobs = s->npend, done = 0;
+	hmrf_job_t *jobs = s->jobs;
+	horae_err_t err;
+
+	/* A zero-size probe per idle account finds where its next job
+	 * goes. */
+	for (int a = 0; a < s->nacct; a++) {
 		if (s->has_jobs[a])
 			continue;
 		s->acct_of[njobs] = a;
@@ -557,43 +567,40 @@ static void _rank_and_set(recalc_t *r)
 		tres_zero(&jobs[njobs].tres);
 		jobs[njobs++].duration = 0;
 	}
-	if (hmrf_books_rank(ctx->books, jobs, njobs, order, &err)) {
+	if (hmrf_books_rank(ctx->books, jobs, njobs, s->order, &err)) {
 		error("%s: ranking failed: %s", plugin_type, err.text);
-		return;
+		return -1;
 	}
 	for (size_t k = 0; k < njobs; k++) {
-		size_t j = order[k];
+		size_t j = s->order[k];
 		int a = s->acct_of[j];
-		double f = prio_rank_factor(done, r->npend);
+		double f = prio_rank_factor(done, s->npend);
 
-		if (j >= r->npend) {
+		if (j >= s->npend) {
 			ctx->next_factor[a] = f;
 			continue;
 		}
-		ctx->next_factor[a] = prio_rank_factor(++done, r->npend);
-		fac[j] = f;
+		ctx->next_factor[a] = prio_rank_factor(++done, s->npend);
+		s->fac[j] = f;
 	}
 	/* The job records in the order the walk met them, not in rank
 	 * order: that is close to the order they sit in memory. */
-	for (size_t j = 0; j < r->npend; j++)
-		byvisit[r->pend[j].visit] = j;
-	for (size_t v = 0; v < r->npend; v++) {
-		size_t j = byvisit[v];
-		job_record_t *job_ptr = r->pend[j].job_ptr;
+	for (size_t j = 0; j < s->npend; j++)
+		s->byvisit[s->pend[j].visit] = j;
+	return 0;
+}
 
-		if (v + 2 * HMRF_AHEAD < r->npend)
-			_fetch_priority(
-				r->pend[byvisit[v + 2 * HMRF_AHEAD]].job_ptr);
-		if (v + HMRF_AHEAD < r->npend)
-			_fetch_priority_targets(
-				r->pend[byvisit[v + HMRF_AHEAD]].job_ptr);
+/*
+ * Whether the job the gather saw is still in slurmctld's table, the same
+ * record, and still waits: between the two holds of the locks it may have
+ * started, ended, been cancelled and purged (its record freed).  The
+ * record is read only once find_job_record() has returned it.
+ */
+static bool _still_pending(const pending_t *p)
+{
+	job_record_t *job_ptr = find_job_record(p->job_id);
 
-		if (!job_ptr->direct_set_prio)
-			job_ptr->priority = _priority(ctx, job_ptr, fac[j],
-						      efac[j], (time_t)r->now,
-						      r->pend[j].eligible, cpu);
-	}
-	last_job_update = (time_t)r->now;
+	return job_ptr == p->job_ptr && _rankable(job_ptr);
 }
 
 /*
@@ -618,7 +625,7 @@ static void _refresh_tree(hmrf_ctx_t *ctx)
 		     plugin_type);
 }
 
-void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
+int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 {
 	recalc_t r = { .ctx = ctx, .now = (double)now };
 	tres_vec_t cap, all;
@@ -627,10 +634,11 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
 	HORAE_ASSERT_LOCK(PART_LOCK, READ_LOCK);
 	if (!job_list)
-		return;
+		return -ENOENT;
 	if (!ctx->scratch)
 		ctx->scratch = xmalloc(sizeof(*ctx->scratch));
 	r.s = ctx->scratch;
+	r.s->ranked = false;
 	hmrf_tres_refresh(ctx);
 	_refresh_tree(ctx);
 	_capacity(ctx, &cap, &all);
@@ -645,9 +653,64 @@ void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
 		error("%s: the books did not close the recalculation",
 		      plugin_type);
 	ctx->recover = false;
-	_rank_and_set(&r);
+	_prepare(&r);
+	r.s->npend = r.npend;
+	r.s->nacct = r.nacct;
+	r.s->now = r.now;
 	hmrf_usage_publish(ctx->books);
+	return 0;
+}
+
+void hmrf_recalc_rank(hmrf_ctx_t *ctx)
+{
+	struct hmrf_scratch *s = ctx->scratch;
+
+	if (!s)
+		return;
+	s->ranked = !_rank(s, ctx);
 	/* The view sfair shows, as the books count it. */
 	json_object_put(ctx->shares);
 	ctx->shares = hmrf_books_view(ctx->books);
+}
+
+void hmrf_recalc_write(hmrf_ctx_t *ctx)
+{
+	struct hmrf_scratch *s = ctx->scratch;
+	int cpu = tres_layout_find(ctx->layout, "cpu");
+	size_t n;
+
+	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
+	HORAE_ASSERT_LOCK(PART_LOCK, READ_LOCK);
+	xassert(!verify_assoc_lock || verify_assoc_lock(QOS_LOCK, READ_LOCK));
+	if (!s || !s->ranked || !job_list)
+		return;
+	n = s->npend;
+	for (size_t v = 0; v < n; v++) {
+		const pending_t *p = &s->pend[s->byvisit[v]];
+		job_record_t *job_ptr;
+
+		/* Only an address: a prefetch reads nothing and cannot
+		 * fault, even on a record freed since the gather. */
+		if (v + HMRF_AHEAD < n)
+			_fetch_priority(
+				s->pend[s->byvisit[v + HMRF_AHEAD]].job_ptr);
+		if (!_still_pending(p))
+			continue;
+		job_ptr = p->job_ptr;
+		if (!job_ptr->direct_set_prio)
+			job_ptr->priority =
+				_priority(ctx, job_ptr, s->fac[s->byvisit[v]],
+					  s->efac[s->byvisit[v]],
+					  (time_t)s->now, p->eligible, cpu);
+	}
+	s->ranked = false;
+	last_job_update = (time_t)s->now;
+}
+
+void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
+{
+	if (hmrf_recalc_gather(ctx, now))
+		return;
+	hmrf_recalc_rank(ctx);
+	hmrf_recalc_write(ctx);
 }

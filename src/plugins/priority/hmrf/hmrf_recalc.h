@@ -19,11 +19,32 @@
 void hmrf_tres_refresh(hmrf_ctx_t *ctx);
 
 /*
- * One full recalculation at time now: charge running jobs up to now (and,
- * the first time after a restart, jobs that ran while slurmctld was down),
- * charge the non-sharing allocation, rank the pending jobs and set their
- * priorities and factors.
+ * One full recalculation at time now, in three steps, so that the ranking,
+ * the dear part, runs without slurmctld's locks:
+ *
+ * hmrf_recalc_gather(): charge running jobs up to now (and, the first time
+ * after a restart, jobs that ran while slurmctld was down), charge the
+ * non-sharing allocation, note the pending jobs and their Eunomia
+ * factors, publish Slurm's association usage.  Job write, node and
+ * partition read locks, assoc_mgr's association and QOS write and TRES
+ * read locks, and the plugin's mutex.  0, or -ENOENT when slurmctld has
+ * no job list yet (nothing done).
+ *
+ * hmrf_recalc_rank(): rank the pending jobs on the books, each account's
+ * factor for its next job, the view sfair shows.  The plugin's mutex only,
+ * held since the gather (so the books are as the gather closed them).
+ *
+ * hmrf_recalc_write(): each pending job's priority and factors, for the
+ * jobs that still wait in the same record (a job that started, ended or
+ * was purged meanwhile is left alone; one submitted meanwhile got its
+ * priority at submission).  Job write and partition read locks,
+ * assoc_mgr's QOS read lock, and the plugin's mutex.
+ *
+ * hmrf_recalc() does the three under the gather's locks.
  */
+int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now);
+void hmrf_recalc_rank(hmrf_ctx_t *ctx);
+void hmrf_recalc_write(hmrf_ctx_t *ctx);
 void hmrf_recalc(hmrf_ctx_t *ctx, time_t now);
 
 /* Free what hmrf_recalc keeps between recalculations; NULL-safe. */

@@ -10,8 +10,10 @@
  * priority_p_set() and priority_p_job_end(); the thread takes the job write
  * and node and partition read locks, then the assoc_mgr association and
  * QOS write locks (it charges Slurm's usage, hmrf_usage.h) and TRES read
- * lock, as priority_p_job_end does.  State files are written with no lock
- * held.
+ * lock, as priority_p_job_end does; it lets them go for the ranking,
+ * keeping the mutex, and takes the job write, partition read and QOS read
+ * locks again to write the priorities (_recalc_once).  State files are
+ * written with no lock held.
  */
 #include "config.h"
 
@@ -118,30 +120,60 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 	view_readers_destroy(&readers);
 }
 
+/* The priorities' write: jobs, partitions (their priority factor) and QOS
+ * (theirs) read, each job's priority written. */
+static const slurmctld_lock_t prio_write_lock = {
+	.job = WRITE_LOCK, .part = READ_LOCK };
+static const assoc_mgr_lock_t qos_read_lock = { .qos = READ_LOCK };
+
+/*
+ * One recalculation in two holds of slurmctld's locks with the ranking
+ * between them under the mutex alone (hmrf_recalc.h): the gather's locks
+ * are let go while the mutex stays held, so nothing reaches the books
+ * between the gather and the ranking.
+ */
 static void _recalc_once(void)
 {
-	slurmctld_lock_t locks = job_write_lock;
-	assoc_mgr_lock_t alocks = usage_lock;
+	slurmctld_lock_t locks = job_write_lock, wlocks = prio_write_lock;
+	assoc_mgr_lock_t alocks = usage_lock, qlocks = qos_read_lock;
 	hmrf_state_t *snap;
 	json_object *shares;
 	char *path, *shares_path;
+	long held;
+	int rc;
 	DEF_TIMERS;
 
 	lock_slurmctld(locks);
 	assoc_mgr_lock(&alocks);
 	slurm_mutex_lock(&mutex);
 	START_TIMER; /* the time the locks are held, not waited for */
-	hmrf_recalc(ctx, time(NULL));
+	rc = hmrf_recalc_gather(ctx, time(NULL));
+	assoc_mgr_unlock(&alocks);
+	unlock_slurmctld(locks);
+	END_TIMER;
+	held = DELTA_TIMER;
+	if (!rc)
+		hmrf_recalc_rank(ctx);
 	snap = hmrf_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
 	shares = ctx->shares;
 	ctx->shares = NULL;
 	shares_path = xstrdup(ctx->shares_path);
 	slurm_mutex_unlock(&mutex);
-	assoc_mgr_unlock(&alocks);
-	unlock_slurmctld(locks);
-	END_TIMER;
-	log_flag(PRIO, "%s: recalculation took %s", plugin_type, TIME_STR);
+	if (!rc) {
+		lock_slurmctld(wlocks);
+		assoc_mgr_lock(&qlocks);
+		slurm_mutex_lock(&mutex);
+		START_TIMER;
+		hmrf_recalc_write(ctx);
+		slurm_mutex_unlock(&mutex);
+		assoc_mgr_unlock(&qlocks);
+		unlock_slurmctld(wlocks);
+		END_TIMER;
+		held += DELTA_TIMER;
+	}
+	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds",
+		 plugin_type, held);
 	_save(snap, path);
 	_publish(snap, shares, shares_path);
 	hmrf_state_destroy(&snap);
