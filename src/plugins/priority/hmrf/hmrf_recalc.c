@@ -686,7 +686,8 @@ void hmrf_recalc_write(hmrf_ctx_t *ctx)
 		return;
 	n = s->npend;
 	for (size_t v = 0; v < n; v++) {
-		const pending_t *p = &s->pend[s->byvisit[v]];
+		size_t j = s->byvisit[v];
+		const pending_t *p = &s->pend[j];
 		job_record_t *job_ptr;
 
 		/* Only an address: a prefetch reads nothing and cannot
@@ -699,18 +700,9 @@ void hmrf_recalc_write(hmrf_ctx_t *ctx)
 		job_ptr = p->job_ptr;
 		if (!job_ptr->direct_set_prio)
 			job_ptr->priority =
-				_priority(ctx, job_ptr, s->fac[s->byvisit[v]],
-					  s->efac[s->byvisit[v]],
+				_priority(ctx, job_ptr, s->fac[j], s->efac[j],
 					  (time_t)s->now, p->eligible, cpu);
 	}
 	s->ranked = false;
 	last_job_update = (time_t)s->now;
-}
-
-void hmrf_recalc(hmrf_ctx_t *ctx, time_t now)
-{
-	if (hmrf_recalc_gather(ctx, now))
-		return;
-	hmrf_recalc_rank(ctx);
-	hmrf_recalc_write(ctx);
 }

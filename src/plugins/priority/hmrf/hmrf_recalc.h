@@ -39,15 +39,12 @@ void hmrf_tres_refresh(hmrf_ctx_t *ctx);
  * was purged meanwhile is left alone; one submitted meanwhile got its
  * priority at submission).  Job write and partition read locks,
  * assoc_mgr's QOS read lock, and the plugin's mutex.
- *
- * hmrf_recalc() does the three under the gather's locks.
  */
 int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now);
 void hmrf_recalc_rank(hmrf_ctx_t *ctx);
 void hmrf_recalc_write(hmrf_ctx_t *ctx);
-void hmrf_recalc(hmrf_ctx_t *ctx, time_t now);
 
-/* Free what hmrf_recalc keeps between recalculations; NULL-safe. */
+/* Free what a recalculation keeps for the next; NULL-safe. */
 void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch);
 
 /* Charge a job that just ended for the time since the last charge. */
