@@ -237,7 +237,7 @@ int ledger_usage(const ledger_t *l, int acct, tres_vec_t *out)
 	tres_vec_t sum;
 	int64_t k, kmin;
 	double ws, weight;
-	const double *s;
+	const double *s, *ring, *end;
 
 	if (!l || !out || acct < 0 || acct >= l->count)
 		return -EINVAL;
@@ -253,13 +253,20 @@ int ledger_usage(const ledger_t *l, int acct, tres_vec_t *out)
 	kmin = _bucket_of(l, ws);
 	if (kmin < l->head - l->nslots + 1)
 		kmin = l->head - l->nslots + 1;
+	/* The buckets' slots follow each other round the ring: the first
+	 * one's place is worked out, the others' are the next. */
+	ring = _slot(l, acct, 0);
+	end = ring + (size_t)l->nslots * l->ntres;
+	s = _slot(l, acct, kmin);
 	for (k = kmin; k <= l->head; k++) {
 		/* The bucket straddling now - L counts for its inside part. */
 		weight = ((double)(k + 1) * l->bucket - ws) / l->bucket;
 		weight = fmin(1.0, fmax(0.0, weight));
-		s = _slot(l, acct, k);
 		for (int i = 0; i < l->ntres; i++)
 			sum.v[i] += s[i] * weight;
+		s += l->ntres;
+		if (s == end)
+			s = ring;
 	}
 	*out = sum;
 	return 0;
@@ -287,8 +294,11 @@ double ledger_bucket(const ledger_t *l)
 
 /*
  * An account's slots as one string of its non-zero entries,
- * "slot:value,slot:value" (values exact: %.17g); far smaller and faster
- * than a JSON number per bucket.
+ * "slot:value,slot:value"; far smaller and faster than a JSON number per
+ * bucket.  The values are C99 hexadecimal floats (%a, which strtod reads
+ * back, as it reads the decimals of files written before): exact, and
+ * written in a quarter of the time %.17g takes, which with a week's
+ * buckets of a thousand accounts is most of a save.
  */
 static json_object *_row_to_json(const double *d, size_t per)
 {
@@ -312,7 +322,7 @@ static json_object *_row_to_json(const double *d, size_t per)
 			buf = nbuf;
 			cap *= 2;
 		}
-		n = snprintf(buf + len, cap - len, "%s%zu:%.17g",
+		n = snprintf(buf + len, cap - len, "%s%zu:%a",
 			     len ? "," : "", i, d[i]);
 		len += n;
 	}

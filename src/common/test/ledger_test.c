@@ -281,6 +281,59 @@ START_TEST(test_json_roundtrip)
 }
 END_TEST
 
+/*
+ * Rows hold hexadecimal floats: every value comes back bit for bit,
+ * including those no short decimal writes (a third, a tenth, values
+ * a few ulps apart); and rows in decimals, as files written before were,
+ * still load.
+ */
+START_TEST(test_json_row_values)
+{
+	const char *old = "{\"window\":\"none\",\"bucket\":0,\"ntres\":2,"
+			  "\"now\":0,\"accounts\":[\"0:0.1,1:2.5e6\"]}";
+	json_object *obj = json_tokener_parse(old);
+	horae_err_t err = { "" };
+	unsigned seed = 7;
+	double prev = 0;
+	ledger_t *l, *m;
+	tres_vec_t a, b;
+
+	ck_assert_ptr_nonnull(obj);
+	m = ledger_from_json(obj, &err);
+	ck_assert_msg(m, "decimal rows: %s", err.text);
+	ledger_usage(m, 0, &a);
+	ck_assert_double_eq(a.v[0], 0.1);
+	ck_assert_double_eq(a.v[1], 2.5e6);
+	json_object_put(obj);
+	ledger_destroy(&m);
+
+	for (int round = 0; round < 200; round++) {
+		l = _ledger(WINDOW_NONE, 0, 0);
+		ck_assert_int_eq(ledger_grow(l, 4), 0);
+		for (int acct = 0; acct < 4; acct++) {
+			tres_vec_t r = _vec(rand_r(&seed) / 3.0,
+					    (double)rand_r(&seed) / 7e9);
+
+			if (acct == 3) /* two ulps above what acct 2 has */
+				r.v[0] = nextafter(nextafter(prev, 1e300), 1e300);
+			prev = r.v[0];
+			ck_assert_int_eq(ledger_charge(l, acct, &r, 0, 1), 0);
+		}
+		obj = ledger_to_json(l);
+		m = ledger_from_json(obj, &err);
+		ck_assert_msg(m, "from_json: %s", err.text);
+		for (int acct = 0; acct < 4; acct++) {
+			ledger_usage(l, acct, &a);
+			ledger_usage(m, acct, &b);
+			ck_assert_mem_eq(&a, &b, sizeof(a));
+		}
+		json_object_put(obj);
+		ledger_destroy(&l);
+		ledger_destroy(&m);
+	}
+}
+END_TEST
+
 static const struct {
 	const char *json;
 	const char *msg;
@@ -374,6 +427,7 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("json");
 	tcase_add_test(tc, test_json_roundtrip);
+	tcase_add_test(tc, test_json_row_values);
 	tcase_add_test(tc, test_remap);
 	tcase_add_loop_test(tc, test_json_bad, 0,
 			    sizeof(bad_json) / sizeof(bad_json[0]));
