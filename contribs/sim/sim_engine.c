@@ -103,6 +103,7 @@ typedef struct sim {
 	double *gap;
 	psdsf_user_t *pu;
 	place_node_t *pn;
+	double *score; /* place_score's, per candidate in pn */
 	int *pidx;
 	bool *fits;
 	tres_vec_t *ocap, *oidle;
@@ -941,32 +942,38 @@ static int _cmp_int(const void *x, const void *y)
 static int _choose_scored(sim_t *s, int j, place_request_t *q)
 {
 	const sim_job_t *job = &s->t->jobs[j];
-	int best = -1, lone = -1, m = 0;
+	int best = -1;
+	size_t m = 0;
 	double low = INFINITY;
-	bool bad = false;
 
 	q->progress_gap = s->ac[job->account].gap;
 	for (int k = 0; k < s->nopen; k++) {
 		int n = s->open[k];
-		place_node_t pn;
-		double sc;
 
 		if (!_fits(s, &job->demand, &s->idle[n]) ||
 		    !_eligible(s, j, n))
 			continue;
-		m++;
-		lone = n;
-		pn.idle = s->idle[n];
-		pn.speed = s->t->nodes[n].speed;
-		if (place_score(s->c->placement.score, q, &pn, 1, &sc, NULL))
-			bad = true;
-		else if (isfinite(sc) &&
+		s->pidx[m] = n;
+		s->pn[m].idle = s->idle[n];
+		s->pn[m++].speed = s->t->nodes[n].speed;
+	}
+	if (m <= 1)
+		return m ? s->pidx[0] : -1;
+	/* One call for them all: what depends on the request alone is
+	 * worked out once. */
+	if (place_score(s->c->placement.score, q, s->pn, m, s->score, NULL))
+		return -1;
+	for (size_t k = 0; k < m; k++) {
+		int n = s->pidx[k];
+		double sc = s->score[k];
+
+		if (isfinite(sc) &&
 		    (best < 0 || sc < low || (sc == low && n < best))) {
 			best = n;
 			low = sc;
 		}
 	}
-	return m == 1 ? lone : bad ? -1 : best;
+	return best;
 }
 
 /*
@@ -1508,12 +1515,14 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	s->gap = calloc(s->na, sizeof(*s->gap));
 	s->pu = calloc(s->na, sizeof(*s->pu));
 	s->pn = calloc(s->nn, sizeof(*s->pn));
+	s->score = calloc(s->nn, sizeof(*s->score));
 	s->pidx = calloc(s->nn + s->na, sizeof(int));
 	s->fits = calloc(scratch, sizeof(bool));
 	s->ocap = calloc(s->nn, sizeof(tres_vec_t));
 	s->oidle = calloc(s->nn, sizeof(tres_vec_t));
 	if (!s->r || !s->js || !s->ac || !s->idle || !s->open || !s->open_pos ||
-	    !s->ta || !s->ea || !s->gap || !s->pu || !s->pn || !s->pidx ||
+	    !s->ta || !s->ea || !s->gap || !s->pu || !s->pn || !s->score ||
+	    !s->pidx ||
 	    !s->fits || !s->ocap || !s->oidle)
 		return -ENOMEM;
 	s->r->njobs = t->njobs;
@@ -1591,6 +1600,7 @@ static void _teardown(sim_t *s)
 	free(s->gap);
 	free(s->pu);
 	free(s->pn);
+	free(s->score);
 	free(s->pidx);
 	free(s->fits);
 	free(s->ocap);

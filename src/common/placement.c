@@ -47,21 +47,52 @@ static double _share(const tres_vec_t *v, const tres_vec_t *cap, int r)
 	return cap->v[r] > 0 ? v->v[r] / cap->v[r] : 0;
 }
 
-static double _best_fit(const place_request_t *q, const place_node_t *node)
-{
-	int ref = _ref(&q->demand);
-	double d1, c1, h = 0;
+/*
+ * Best-fit's terms that depend on the request alone, worked out once per
+ * call however many nodes it scores: the reference resource, the task's
+ * share of it, and each resource's share over that one.  The node's
+ * terms are then what _best_fit_node divides; every term is the same
+ * expression, in the same order, as if the request's were worked out
+ * for each node: the scores are the same to the last bit.
+ */
+typedef struct best_fit_req {
+	int ref; /* -1: the task demands nothing */
+	int nres; /* how many resources the cluster has */
+	int res[TRES_MAX]; /* which */
+	double d1; /* the task's share of ref */
+	double dn[TRES_MAX]; /* its share of res[i], over d1 */
+} best_fit_req_t;
 
-	if (ref < 0)
+static void _best_fit_req(const place_request_t *q, best_fit_req_t *b)
+{
+	b->ref = _ref(&q->demand);
+	b->nres = 0;
+	if (b->ref < 0)
+		return;
+	b->d1 = _share(&q->demand, &q->capacity, b->ref);
+	for (int r = 0; r < TRES_MAX; r++) {
+		if (!(q->capacity.v[r] > 0))
+			continue;
+		b->res[b->nres] = r;
+		b->dn[b->nres++] = b->d1 > 0 ?
+			_share(&q->demand, &q->capacity, r) / b->d1 : 0;
+	}
+}
+
+static double _best_fit_node(const place_request_t *q,
+			     const best_fit_req_t *b,
+			     const place_node_t *node)
+{
+	double c1, h = 0;
+
+	if (b->ref < 0)
 		return 0;
-	d1 = _share(&q->demand, &q->capacity, ref);
-	c1 = _share(&node->idle, &q->capacity, ref);
-	if (d1 <= 0 || c1 <= 0)
+	c1 = _share(&node->idle, &q->capacity, b->ref);
+	if (b->d1 <= 0 || c1 <= 0)
 		return INFINITY;
-	for (int r = 0; r < TRES_MAX; r++)
-		if (q->capacity.v[r] > 0)
-			h += fabs(_share(&q->demand, &q->capacity, r) / d1 -
-				  _share(&node->idle, &q->capacity, r) / c1);
+	for (int i = 0; i < b->nres; i++)
+		h += fabs(b->dn[i] -
+			  _share(&node->idle, &q->capacity, b->res[i]) / c1);
 	return h;
 }
 
@@ -86,9 +117,10 @@ static double _rpsdsf(const place_request_t *q, const place_node_t *node)
 }
 
 /* Speed decides; best-fit, scaled below one speed step, breaks ties. */
-static double _eunomia(const place_request_t *q, const place_node_t *node)
+static double _eunomia(const place_request_t *q, const best_fit_req_t *b,
+		       const place_node_t *node)
 {
-	double tie = _best_fit(q, node);
+	double tie = _best_fit_node(q, b, node);
 
 	tie = isfinite(tie) ? tie / (1.0 + tie) * 1e-3 : 1e-3;
 	if (q->progress_gap < 0)
@@ -100,11 +132,15 @@ int place_score(place_policy_t policy, const place_request_t *req,
 		const place_node_t *nodes, size_t n, double *scores,
 		horae_err_t *err)
 {
+	best_fit_req_t bf;
+
 	if (!req || (n && (!nodes || !scores)))
 		return err_set(err, -EINVAL, "placement: missing arguments");
 	if ((size_t)policy >= NNAMES)
 		return err_set(err, -EINVAL, "placement: unknown policy %d",
 			       (int)policy);
+	if (policy == PLACE_BEST_FIT || policy == PLACE_EUNOMIA)
+		_best_fit_req(req, &bf);
 	for (size_t i = 0; i < n; i++) {
 		const place_node_t *node = &nodes[i];
 
@@ -117,7 +153,7 @@ int place_score(place_policy_t policy, const place_request_t *req,
 			scores[i] = (double)i;
 			break;
 		case PLACE_BEST_FIT:
-			scores[i] = _best_fit(req, node);
+			scores[i] = _best_fit_node(req, &bf, node);
 			break;
 		case PLACE_AFFINITY:
 			scores[i] = _affinity(req, node);
@@ -126,7 +162,7 @@ int place_score(place_policy_t policy, const place_request_t *req,
 			scores[i] = _rpsdsf(req, node);
 			break;
 		case PLACE_EUNOMIA:
-			scores[i] = _eunomia(req, node);
+			scores[i] = _eunomia(req, &bf, node);
 			break;
 		}
 	}
@@ -164,11 +200,13 @@ int place_best_match(const place_request_t *req, const place_node_t *nodes,
 {
 	int best = -1;
 	double h, low = INFINITY;
+	best_fit_req_t bf;
 
 	if (!req || (n && !nodes))
 		return -EINVAL;
+	_best_fit_req(req, &bf);
 	for (size_t i = 0; i < n; i++) {
-		h = _best_fit(req, &nodes[i]);
+		h = _best_fit_node(req, &bf, &nodes[i]);
 		if (h < low) {
 			low = h;
 			best = (int)i;

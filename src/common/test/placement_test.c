@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../placement.h"
@@ -262,6 +263,120 @@ END_TEST
 
 /* Groups against a model written from the rule: past distinct d, rank i
  * falls in group d + floor(log2((i - d) / d + 1)), capped at 255. */
+/*
+ * DRFH's best-fit H (Wang et al., eq. 11), written from the paper and not
+ * from placement.c: the task's demand and the node's idle resources, each
+ * normalised to the cluster's capacity and then to the first resource
+ * the task demands, and the L1 distance between the two; infinite when
+ * the node has none of that resource left.
+ */
+static double _model_h(const tres_vec_t *d, const tres_vec_t *idle,
+		       const tres_vec_t *cap)
+{
+	double dn[TRES_MAX], cn[TRES_MAX], h = 0;
+	int ref = -1;
+
+	for (int r = 0; r < TRES_MAX; r++) {
+		dn[r] = cap->v[r] > 0 ? d->v[r] / cap->v[r] : 0;
+		cn[r] = cap->v[r] > 0 ? idle->v[r] / cap->v[r] : 0;
+		if (ref < 0 && d->v[r] > 0)
+			ref = r;
+	}
+	if (ref < 0)
+		return 0;
+	if (!(dn[ref] > 0) || !(cn[ref] > 0))
+		return INFINITY;
+	for (int r = 0; r < TRES_MAX; r++)
+		if (cap->v[r] > 0)
+			h += fabs(dn[r] / dn[ref] - cn[r] / cn[ref]);
+	return h;
+}
+
+/*
+ * On generated clusters and tasks (one to five resources, some the
+ * cluster lacks, some the task does not ask for): scoring many nodes in
+ * one call gives each the score it gets alone, to the bit, for every
+ * policy (what depends on the request alone is worked out once a call);
+ * best-fit's score is the model's H where the node fits; and
+ * place_best_match picks the node of least H.
+ */
+START_TEST(test_best_fit_generated)
+{
+	unsigned seed = 20261126;
+	const place_policy_t pol[] = { PLACE_FIRST_FIT, PLACE_BEST_FIT,
+				       PLACE_AFFINITY, PLACE_RPSDSF,
+				       PLACE_EUNOMIA };
+
+	for (int round = 0; round < 2000; round++) {
+		int nres = 1 + rand_r(&seed) % 5, n = 1 + rand_r(&seed) % 40;
+		place_request_t q = { .progress_gap =
+					      rand_r(&seed) % 3 - 1.0 };
+		place_node_t nodes[40];
+		double all[40], one, low = INFINITY;
+		int best = -1;
+
+		tres_zero(&q.demand);
+		tres_zero(&q.capacity);
+		for (int r = 0; r < nres; r++) {
+			if (rand_r(&seed) % 6)
+				q.capacity.v[r] = 1 + rand_r(&seed) % 4096;
+			if (rand_r(&seed) % 4)
+				q.demand.v[r] = rand_r(&seed) % 64 / 4.0;
+		}
+		for (int i = 0; i < n; i++) {
+			tres_zero(&nodes[i].idle);
+			for (int r = 0; r < nres; r++)
+				nodes[i].idle.v[r] =
+					rand_r(&seed) % 257 / 2.0;
+			nodes[i].speed = 1 + rand_r(&seed) % 4;
+		}
+		for (size_t k = 0; k < sizeof(pol) / sizeof(pol[0]); k++) {
+			ck_assert_int_eq(place_score(pol[k], &q, nodes, n, all,
+						     NULL),
+					 0);
+			for (int i = 0; i < n; i++) {
+				ck_assert_int_eq(place_score(pol[k], &q,
+							     &nodes[i], 1,
+							     &one, NULL),
+						 0);
+				if (pol[k] == PLACE_FIRST_FIT && isfinite(one))
+					one = i; /* its rank in the call */
+				ck_assert_msg(!memcmp(&one, &all[i],
+						      sizeof(one)),
+					      "round %d %s node %d: %.17g alone, %.17g among %d",
+					      round,
+					      place_policy_name(pol[k]), i,
+					      one, all[i], n);
+			}
+		}
+		place_score(PLACE_BEST_FIT, &q, nodes, n, all, NULL);
+		for (int i = 0; i < n; i++) {
+			double h = _model_h(&q.demand, &nodes[i].idle,
+					    &q.capacity);
+
+			if (h < low) {
+				low = h;
+				best = i;
+			}
+			if (!tres_fits(&q.demand, &nodes[i].idle))
+				continue;
+			if (isinf(h))
+				ck_assert_msg(isinf(all[i]),
+					      "round %d node %d: %g, model inf",
+					      round, i, all[i]);
+			else
+				ck_assert_msg(fabs(all[i] - h) <=
+						      1e-12 * (1 + h),
+					      "round %d node %d: %.17g, model %.17g",
+					      round, i, all[i], h);
+		}
+		if (best >= 0 && !tres_fits(&q.demand, &nodes[best].idle))
+			best = -1;
+		ck_assert_int_eq(place_best_match(&q, nodes, n), best);
+	}
+}
+END_TEST
+
 START_TEST(test_rank_group)
 {
 	size_t ds[] = { 0, 1, 2, 16, 18, 216, 300 };
@@ -302,6 +417,7 @@ int main(void)
 	tcase_add_test(tc, test_drfh_per_server_drf);
 	tcase_add_test(tc, test_affinity_and_eunomia);
 	tcase_add_test(tc, test_rank_group);
+	tcase_add_test(tc, test_best_fit_generated);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
