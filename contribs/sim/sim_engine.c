@@ -950,8 +950,7 @@ static int _choose_scored(sim_t *s, int j, place_request_t *q)
 	for (int k = 0; k < s->nopen; k++) {
 		int n = s->open[k];
 
-		if (!_fits(s, &job->demand, &s->idle[n]) ||
-		    !_eligible(s, j, n))
+		if (!_fits(s, &job->demand, &s->idle[n]) || !_eligible(s, j, n))
 			continue;
 		s->pidx[m] = n;
 		s->pn[m].idle = s->idle[n];

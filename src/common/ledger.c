@@ -322,8 +322,8 @@ static json_object *_row_to_json(const double *d, size_t per)
 			buf = nbuf;
 			cap *= 2;
 		}
-		n = snprintf(buf + len, cap - len, "%s%zu:%a",
-			     len ? "," : "", i, d[i]);
+		n = snprintf(buf + len, cap - len, "%s%zu:%a", len ? "," : "",
+			     i, d[i]);
 		len += n;
 	}
 	str = json_object_new_string_len(buf, (int)len);

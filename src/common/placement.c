@@ -74,13 +74,14 @@ static void _best_fit_req(const place_request_t *q, best_fit_req_t *b)
 		if (!(q->capacity.v[r] > 0))
 			continue;
 		b->res[b->nres] = r;
-		b->dn[b->nres++] = b->d1 > 0 ?
-			_share(&q->demand, &q->capacity, r) / b->d1 : 0;
+		b->dn[b->nres++] =
+			b->d1 > 0 ?
+				_share(&q->demand, &q->capacity, r) / b->d1 :
+				0;
 	}
 }
 
-static double _best_fit_node(const place_request_t *q,
-			     const best_fit_req_t *b,
+static double _best_fit_node(const place_request_t *q, const best_fit_req_t *b,
 			     const place_node_t *node)
 {
 	double c1, h = 0;

@@ -315,7 +315,8 @@ START_TEST(test_json_row_values)
 					    (double)rand_r(&seed) / 7e9);
 
 			if (acct == 3) /* two ulps above what acct 2 has */
-				r.v[0] = nextafter(nextafter(prev, 1e300), 1e300);
+				r.v[0] = nextafter(nextafter(prev, 1e300),
+						   1e300);
 			prev = r.v[0];
 			ck_assert_int_eq(ledger_charge(l, acct, &r, 0, 1), 0);
 		}
@@ -341,7 +342,8 @@ static const struct {
 	{ "[]", "not a JSON object" },
 	{ "{}", "'window' is missing" },
 	{ "{\"window\":\"weekly\"}", "'window': window 'weekly'" },
-	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2}", "'now' is missing" },
+	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2}",
+	  "'now' is missing" },
 	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":\"2\",\"now\":0,\"accounts\":[]}",
 	  "'ntres' is missing or not a finite number" },
 	{ "{\"window\":\"none\",\"bucket\":0,\"ntres\":2.5,\"now\":0,\"accounts\":[]}",

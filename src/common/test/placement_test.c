@@ -309,8 +309,7 @@ START_TEST(test_best_fit_generated)
 
 	for (int round = 0; round < 2000; round++) {
 		int nres = 1 + rand_r(&seed) % 5, n = 1 + rand_r(&seed) % 40;
-		place_request_t q = { .progress_gap =
-					      rand_r(&seed) % 3 - 1.0 };
+		place_request_t q = { .progress_gap = rand_r(&seed) % 3 - 1.0 };
 		place_node_t nodes[40];
 		double all[40], one, low = INFINITY;
 		int best = -1;
@@ -326,27 +325,25 @@ START_TEST(test_best_fit_generated)
 		for (int i = 0; i < n; i++) {
 			tres_zero(&nodes[i].idle);
 			for (int r = 0; r < nres; r++)
-				nodes[i].idle.v[r] =
-					rand_r(&seed) % 257 / 2.0;
+				nodes[i].idle.v[r] = rand_r(&seed) % 257 / 2.0;
 			nodes[i].speed = 1 + rand_r(&seed) % 4;
 		}
 		for (size_t k = 0; k < sizeof(pol) / sizeof(pol[0]); k++) {
-			ck_assert_int_eq(place_score(pol[k], &q, nodes, n, all,
-						     NULL),
-					 0);
+			ck_assert_int_eq(
+				place_score(pol[k], &q, nodes, n, all, NULL),
+				0);
 			for (int i = 0; i < n; i++) {
 				ck_assert_int_eq(place_score(pol[k], &q,
-							     &nodes[i], 1,
-							     &one, NULL),
+							     &nodes[i], 1, &one,
+							     NULL),
 						 0);
 				if (pol[k] == PLACE_FIRST_FIT && isfinite(one))
 					one = i; /* its rank in the call */
-				ck_assert_msg(!memcmp(&one, &all[i],
-						      sizeof(one)),
-					      "round %d %s node %d: %.17g alone, %.17g among %d",
-					      round,
-					      place_policy_name(pol[k]), i,
-					      one, all[i], n);
+				ck_assert_msg(
+					!memcmp(&one, &all[i], sizeof(one)),
+					"round %d %s node %d: %.17g alone, %.17g among %d",
+					round, place_policy_name(pol[k]), i,
+					one, all[i], n);
 			}
 		}
 		place_score(PLACE_BEST_FIT, &q, nodes, n, all, NULL);
@@ -365,10 +362,10 @@ START_TEST(test_best_fit_generated)
 					      "round %d node %d: %g, model inf",
 					      round, i, all[i]);
 			else
-				ck_assert_msg(fabs(all[i] - h) <=
-						      1e-12 * (1 + h),
-					      "round %d node %d: %.17g, model %.17g",
-					      round, i, all[i], h);
+				ck_assert_msg(
+					fabs(all[i] - h) <= 1e-12 * (1 + h),
+					"round %d node %d: %.17g, model %.17g",
+					round, i, all[i], h);
 		}
 		if (best >= 0 && !tres_fits(&q.demand, &nodes[best].idle))
 			best = -1;
