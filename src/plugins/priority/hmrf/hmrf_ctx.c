@@ -207,18 +207,37 @@ void hmrf_ctx_save(const char *path, const hmrf_state_t *snap)
 /* Association ids past this are looked up by name each time. */
 #define HMRF_BY_ASSOC_MAX (1u << 22)
 
-int hmrf_ctx_job_account(hmrf_ctx_t *ctx, uint32_t assoc_id,
-			 const char *name)
+struct hmrf_by_assoc {
+	int acct; /* 1 + account index, 0: not known */
+	uint32_t walk; /* when its name was last checked */
+};
+
+void hmrf_ctx_new_walk(hmrf_ctx_t *ctx)
 {
+	/* 0 is never a walk: entries not yet checked have it. */
+	if (!++ctx->walk)
+		ctx->walk = 1;
+}
+
+int hmrf_ctx_job_account(hmrf_ctx_t *ctx, uint32_t assoc_id, const char *name)
+{
+	struct hmrf_by_assoc *e = NULL;
 	const char *known;
 	int a;
 
 	if (!name)
 		name = "";
-	if (assoc_id && assoc_id < ctx->by_assoc_cap &&
-	    (a = ctx->by_assoc[assoc_id] - 1) >= 0 &&
-	    (known = hmrf_books_name(ctx->books, a)) && !strcmp(known, name))
-		return a;
+	if (assoc_id && assoc_id < ctx->by_assoc_cap) {
+		e = &ctx->by_assoc[assoc_id];
+		a = e->acct - 1;
+		if (a >= 0 && e->walk == ctx->walk)
+			return a;
+		if (a >= 0 && (known = hmrf_books_name(ctx->books, a)) &&
+		    !strcmp(known, name)) {
+			e->walk = ctx->walk;
+			return a;
+		}
+	}
 	a = hmrf_ctx_account(ctx, name);
 	if (a < 0 || !assoc_id || assoc_id >= HMRF_BY_ASSOC_MAX)
 		return a;
@@ -230,6 +249,7 @@ int hmrf_ctx_job_account(hmrf_ctx_t *ctx, uint32_t assoc_id,
 		xrecalloc(ctx->by_assoc, cap, sizeof(*ctx->by_assoc));
 		ctx->by_assoc_cap = cap;
 	}
-	ctx->by_assoc[assoc_id] = a + 1;
+	ctx->by_assoc[assoc_id].acct = a + 1;
+	ctx->by_assoc[assoc_id].walk = ctx->walk;
 	return a;
 }

@@ -44,10 +44,11 @@ typedef struct hmrf_ctx {
 	 * (hmrf_seed.h); 0 once done or not wanted. */
 	double seed_to;
 	int seed_tries;
-	/* association id -> 1 + account index, 0: not known (a cache for
-	 * hmrf_ctx_job_account; every hit is checked against the name) */
-	int *by_assoc;
+	/* association id -> account index (a cache for
+	 * hmrf_ctx_job_account; see there) */
+	struct hmrf_by_assoc *by_assoc;
 	uint32_t by_assoc_cap;
+	uint32_t walk; /* the recalculation under way (hmrf_ctx_new_walk) */
 	/* what a recalculation works in, kept between them (hmrf_recalc.c) */
 	struct hmrf_scratch *scratch;
 } hmrf_ctx_t;
@@ -70,12 +71,20 @@ int hmrf_ctx_account(hmrf_ctx_t *ctx, const char *name);
 
 /*
  * hmrf_ctx_account for a job of association assoc_id (0: none) whose
- * account is name: the association's account index is remembered, and
- * a remembered index is used only when its account has that name (a
- * job's account and association change together, but the name decides).
+ * account is name: the association's account index is remembered.  A
+ * remembered index is used only when its account has that name (a job's
+ * account and association change together, but the name decides), which
+ * is checked on the first job of the association in each recalculation;
+ * later jobs of it in the same one are not checked again (an association
+ * does not change its account, and the books none of their names, under
+ * the job write lock the walk holds).
  */
 int hmrf_ctx_job_account(hmrf_ctx_t *ctx, uint32_t assoc_id,
 			 const char *name);
+
+/* A recalculation's walk starts or ends: every remembered association is
+ * checked again on its next job (hmrf_ctx_job_account). */
+void hmrf_ctx_new_walk(hmrf_ctx_t *ctx);
 
 /* An account's contribution: its part of slurmdbd's association tree
  * when there is one, else its Account line or DefaultShare. */

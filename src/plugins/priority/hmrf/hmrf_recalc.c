@@ -647,7 +647,9 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 	r.charged = hmrf_books_charged_until(ctx->books);
 	hmrf_usage_advance(r.charged, r.now);
 	hmrf_books_begin(ctx->books, r.now);
+	hmrf_ctx_new_walk(ctx);
 	_walk(&r);
+	hmrf_ctx_new_walk(ctx); /* a job's end, after, checks again */
 	_intern_configured(&r);
 	if (hmrf_books_close(ctx->books))
 		error("%s: the books did not close the recalculation",
