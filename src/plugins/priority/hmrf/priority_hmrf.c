@@ -106,9 +106,11 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 	const char *dir = slurm_conf.state_save_location;
 	horae_err_t err;
 
-	if (shares && state_save_shared(shares_path, HMRF_SHARES_KIND,
-					HMRF_SHARES_VERSION, shares,
-					views_file_reader(), &err))
+	/* Made again each recalculation from the state, which is saved
+	 * durably: published without fsync (state_publish). */
+	if (shares && state_publish(shares_path, HMRF_SHARES_KIND,
+				    HMRF_SHARES_VERSION, shares,
+				    views_file_reader(), &err))
 		error("%s: %s", plugin_type, err.text);
 	if (snap)
 		views_publish(dir, "horae_hmrf.state", HMRF_STATE_KIND,

@@ -290,9 +290,10 @@ static void _publish(json_object *doc, const char *path, bool views)
 
 	if (!doc)
 		return;
-	if (state_save_shared(path, EUNOMIA_SHARES_KIND,
-			      EUNOMIA_SHARES_VERSION, doc, views_file_reader(),
-			      &err))
+	/* Made again each period from the books, which are saved durably:
+	 * published without fsync (state_publish). */
+	if (state_publish(path, EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
+			  doc, views_file_reader(), &err))
 		error("%s: %s", plugin_type, err.text);
 	readers = views ? views_readers() : NULL;
 	if (views)
