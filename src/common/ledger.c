@@ -261,7 +261,10 @@ int ledger_usage(const ledger_t *l, int acct, tres_vec_t *out)
 	for (k = kmin; k <= l->head; k++) {
 		/* The bucket straddling now - L counts for its inside part. */
 		weight = ((double)(k + 1) * l->bucket - ws) / l->bucket;
-		weight = fmin(1.0, fmax(0.0, weight));
+		/* Clipped to [0, 1] inline: fmin and fmax are calls into
+		 * libm, per bucket of every account (weight is never NaN:
+		 * the bucket is > 0 and the times finite). */
+		weight = weight < 0 ? 0 : weight > 1 ? 1 : weight;
 		for (int i = 0; i < l->ntres; i++)
 			sum.v[i] += s[i] * weight;
 		s += l->ntres;

@@ -197,9 +197,13 @@ static inline bool _pshare(const psdsf_pass_t *p, const puser_t *pu, int i,
 	for (int j = 0; j < pu->nslot; j++) {
 		int r = pu->slot[j];
 
+		double x = d[r] / c[r];
+
 		if (d[r] > idle[r])
 			return false;
-		m = fmax(m, d[r] / c[r]);
+		/* fmax, inline (a call into libm otherwise, in the
+		 * innermost loop): a NaN (0 / 0) leaves m as it is. */
+		m = x > m ? x : m;
 	}
 	if (!isfinite(m))
 		return false;
@@ -221,7 +225,7 @@ static void _rescan(const psdsf_pass_t *p, puser_t *pu)
 			bk = k;
 			bi = i;
 		}
-		lb = fmin(lb, s);
+		lb = s < lb ? s : lb; /* fmin: s is finite */
 	}
 	pu->best_k = bk;
 	pu->best_i = bi;
