@@ -104,6 +104,17 @@ typedef struct sim {
 	psdsf_user_t *pu;
 	place_node_t *pn;
 	double *score; /* place_score's, per candidate in pn */
+	/* Each node's score for one request, kept while the node's idle
+	 * TRES stay as they were (_choose_scored): a job's tasks, placed
+	 * one after another, change one node each. */
+	uint64_t *idle_ver; /* per node: bumped when its idle TRES change */
+	uint64_t *sc_ver; /* per node: idle_ver when scored */
+	uint64_t *sc_epoch_of; /* per node: sc_epoch when scored, 0: never */
+	double *sc_score;
+	uint64_t sc_epoch; /* bumped when the request changes */
+	int sc_job; /* the request the scores are for: job, gap; -1: none */
+	double sc_gap;
+	int *cand; /* _choose_scored's candidates */
 	int *pidx;
 	bool *fits;
 	tres_vec_t *ocap, *oidle;
@@ -432,6 +443,7 @@ static void _release(sim_t *s, int j, int k)
 
 	tres_add(&s->idle[n], &job->demand);
 	_snap(&s->idle[n]);
+	s->idle_ver[n]++;
 	tres_add(&s->idle_total, &job->demand);
 	_snap(&s->idle_total);
 	_open_update(s, n);
@@ -536,6 +548,7 @@ static int _start_task(sim_t *s, int j, int n)
 
 	tres_sub(&s->idle[n], &job->demand);
 	_snap(&s->idle[n]);
+	s->idle_ver[n]++;
 	tres_sub(&s->idle_total, &job->demand);
 	_snap(&s->idle_total);
 	_open_update(s, n);
@@ -937,34 +950,60 @@ static int _cmp_int(const void *x, const void *y)
  * (as the Slurm plugins see nodes), without sorting them: a node's score
  * does not depend on the other candidates, except first-fit's, which is
  * the candidate's rank in that order and so picks the lowest index.  A
- * lone candidate is taken unscored.
+ * lone candidate is taken unscored.  Scores are kept from one task of a
+ * job to the next (on bench-sim's trace 95% of them are reused).
  */
 static int _choose_scored(sim_t *s, int j, place_request_t *q)
 {
 	const sim_job_t *job = &s->t->jobs[j];
 	int best = -1;
-	size_t m = 0;
+	size_t m = 0, fresh = 0;
 	double low = INFINITY;
 
 	q->progress_gap = s->ac[job->account].gap;
+	/* A node's score depends on the request (the job's demand, the
+	 * cluster's capacity, the account's gap) and on the node alone: the
+	 * scores kept are good for the same job and gap, on nodes whose
+	 * idle TRES have not changed since. */
+	if (s->sc_job != j ||
+	    memcmp(&s->sc_gap, &q->progress_gap, sizeof(double))) {
+		s->sc_epoch++;
+		s->sc_job = j;
+		s->sc_gap = q->progress_gap;
+	}
 	for (int k = 0; k < s->nopen; k++) {
 		int n = s->open[k];
 
-		if (!_fits(s, &job->demand, &s->idle[n]) || !_eligible(s, j, n))
-			continue;
-		s->pidx[m] = n;
-		s->pn[m].idle = s->idle[n];
-		s->pn[m++].speed = s->t->nodes[n].speed;
+		if (_fits(s, &job->demand, &s->idle[n]) && _eligible(s, j, n))
+			s->cand[m++] = n;
 	}
 	if (m <= 1)
-		return m ? s->pidx[0] : -1;
-	/* One call for them all: what depends on the request alone is
-	 * worked out once. */
-	if (place_score(s->c->placement.score, q, s->pn, m, s->score, NULL))
-		return -1;
+		return m ? s->cand[0] : -1;
 	for (size_t k = 0; k < m; k++) {
+		int n = s->cand[k];
+
+		if (s->sc_epoch_of[n] == s->sc_epoch &&
+		    s->sc_ver[n] == s->idle_ver[n])
+			continue;
+		s->pidx[fresh] = n;
+		s->pn[fresh].idle = s->idle[n];
+		s->pn[fresh++].speed = s->t->nodes[n].speed;
+	}
+	/* The nodes not scored yet, in one call: what depends on the
+	 * request alone is worked out once. */
+	if (fresh &&
+	    place_score(s->c->placement.score, q, s->pn, fresh, s->score, NULL))
+		return -1;
+	for (size_t k = 0; k < fresh; k++) {
 		int n = s->pidx[k];
-		double sc = s->score[k];
+
+		s->sc_epoch_of[n] = s->sc_epoch;
+		s->sc_ver[n] = s->idle_ver[n];
+		s->sc_score[n] = s->score[k];
+	}
+	for (size_t k = 0; k < m; k++) {
+		int n = s->cand[k];
+		double sc = s->sc_score[n];
 
 		if (isfinite(sc) &&
 		    (best < 0 || sc < low || (sc == low && n < best))) {
@@ -1515,13 +1554,20 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	s->pu = calloc(s->na, sizeof(*s->pu));
 	s->pn = calloc(s->nn, sizeof(*s->pn));
 	s->score = calloc(s->nn, sizeof(*s->score));
+	s->idle_ver = calloc(s->nn, sizeof(*s->idle_ver));
+	s->sc_ver = calloc(s->nn, sizeof(*s->sc_ver));
+	s->sc_epoch_of = calloc(s->nn, sizeof(*s->sc_epoch_of));
+	s->sc_score = calloc(s->nn, sizeof(*s->sc_score));
+	s->cand = calloc(s->nn, sizeof(*s->cand));
+	s->sc_job = -1;
 	s->pidx = calloc(s->nn + s->na, sizeof(int));
 	s->fits = calloc(scratch, sizeof(bool));
 	s->ocap = calloc(s->nn, sizeof(tres_vec_t));
 	s->oidle = calloc(s->nn, sizeof(tres_vec_t));
 	if (!s->r || !s->js || !s->ac || !s->idle || !s->open || !s->open_pos ||
 	    !s->ta || !s->ea || !s->gap || !s->pu || !s->pn || !s->score ||
-	    !s->pidx ||
+	    !s->idle_ver || !s->sc_ver || !s->sc_epoch_of || !s->sc_score ||
+	    !s->cand || !s->pidx ||
 	    !s->fits || !s->ocap || !s->oidle)
 		return -ENOMEM;
 	s->r->njobs = t->njobs;
@@ -1600,6 +1646,11 @@ static void _teardown(sim_t *s)
 	free(s->pu);
 	free(s->pn);
 	free(s->score);
+	free(s->idle_ver);
+	free(s->sc_ver);
+	free(s->sc_epoch_of);
+	free(s->sc_score);
+	free(s->cand);
 	free(s->pidx);
 	free(s->fits);
 	free(s->ocap);
