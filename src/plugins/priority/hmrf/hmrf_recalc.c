@@ -291,6 +291,7 @@ struct hmrf_scratch {
 	double now;
 	size_t npend; /* pending jobs in pend, fac, efac, byvisit */
 	int nacct;
+	bool prepared; /* pend is sorted, jobs built, efac set (_prepare) */
 	bool ranked; /* fac, efac and byvisit hold this recalculation's */
 	/* how many each has room for */
 	size_t all_cap, pend_cap, ptres_cap, jobs_cap, order_cap, acct_of_cap,
@@ -488,62 +489,63 @@ static void _intern_configured(recalc_t *r)
 
 /* Whether the pending jobs are in _by_eligible's order already: job_list
  * holds jobs in the order they were submitted, which is mostly it. */
-static bool _in_order(const recalc_t *r)
+static bool _in_order(const pending_t *pend, size_t npend)
 {
-	for (size_t i = 1; i < r->npend; i++)
-		if (_by_eligible(&r->pend[i - 1], &r->pend[i]) > 0)
+	for (size_t i = 1; i < npend; i++)
+		if (_by_eligible(&pend[i - 1], &pend[i]) > 0)
 			return false;
 	return true;
 }
 
 /*
  * The pending jobs in _by_eligible's order, each with its TRES and
- * duration for the ranking and, with the Eunomia weight, its Eunomia
- * factor (which reads the job records and the nodes: under the locks).
+ * duration for the ranking, and their Eunomia factors 0.  Reads only the
+ * scratch arrays: no job record, so that without the Eunomia weight it
+ * runs with slurmctld's locks let go (hmrf_recalc_rank).
  */
-static void _prepare(recalc_t *r)
+static void _prepare(struct hmrf_scratch *s)
 {
-	hmrf_ctx_t *ctx = r->ctx;
-	struct hmrf_scratch *s = r->s;
-	size_t n = r->npend + r->nacct + 1;
+	size_t n = s->npend + s->nacct + 1;
 	hmrf_job_t *jobs;
-	double *efac;
 
 	ROOM(s, jobs, n);
 	ROOM(s, order, n);
 	ROOM(s, acct_of, n);
-	ROOM(s, fac, r->npend + 1);
-	ROOM(s, efac, r->npend + 1);
-	ROOM(s, byvisit, r->npend + 1);
-	ROOM(s, has_jobs, (size_t)r->nacct + 1);
+	ROOM(s, fac, s->npend + 1);
+	ROOM(s, efac, s->npend + 1);
+	ROOM(s, byvisit, s->npend + 1);
+	ROOM(s, has_jobs, (size_t)s->nacct + 1);
 	jobs = s->jobs;
-	efac = s->efac;
-	memset(s->has_jobs, 0, r->nacct * sizeof(bool));
+	memset(s->has_jobs, 0, s->nacct * sizeof(bool));
 
-	if (!_in_order(r))
-		qsort(r->pend, r->npend, sizeof(*r->pend), _by_eligible);
-	for (size_t i = 0; i < r->npend; i++) {
-		const pending_t *pj = &r->pend[i];
+	if (!_in_order(s->pend, s->npend))
+		qsort(s->pend, s->npend, sizeof(*s->pend), _by_eligible);
+	for (size_t i = 0; i < s->npend; i++) {
+		const pending_t *pj = &s->pend[i];
 
 		s->acct_of[i] = pj->account;
 		jobs[i].account = pj->account;
-		jobs[i].tres = r->ptres[pj->visit];
+		jobs[i].tres = s->ptres[pj->visit];
 		jobs[i].duration = pj->duration;
 		s->has_jobs[pj->account] = true;
 	}
-	memset(efac, 0, r->npend * sizeof(double));
-	if (ctx->weights.eunomia > 0) {
-		ROOM(s, dur, r->npend + 1);
-		ROOM(s, pend_ptr, r->npend + 1);
-		for (size_t i = 0; i < r->npend; i++) {
-			s->pend_ptr[i] = r->pend[i].job_ptr;
-			s->dur[i] = eunomia_charge_span(
-				jobs[i].duration,
-				hmrf_books_horizon(ctx->books),
-				ctx->conf->period);
-		}
-		hmrf_eunomia_factors(ctx, s->pend_ptr, r->npend, s->dur, efac);
+	memset(s->efac, 0, s->npend * sizeof(double));
+	s->prepared = true;
+}
+
+/* With the Eunomia weight, each prepared job's Eunomia factor, which
+ * reads the job records and the nodes: under the locks. */
+static void _eunomia_factors(hmrf_ctx_t *ctx, struct hmrf_scratch *s)
+{
+	ROOM(s, dur, s->npend + 1);
+	ROOM(s, pend_ptr, s->npend + 1);
+	for (size_t i = 0; i < s->npend; i++) {
+		s->pend_ptr[i] = s->pend[i].job_ptr;
+		s->dur[i] = eunomia_charge_span(s->jobs[i].duration,
+						hmrf_books_horizon(ctx->books),
+						ctx->conf->period);
 	}
+	hmrf_eunomia_factors(ctx, s->pend_ptr, s->npend, s->dur, s->efac);
 }
 
 /*
@@ -639,6 +641,7 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 		ctx->scratch = xmalloc(sizeof(*ctx->scratch));
 	r.s = ctx->scratch;
 	r.s->ranked = false;
+	r.s->prepared = false;
 	hmrf_tres_refresh(ctx);
 	_refresh_tree(ctx);
 	_capacity(ctx, &cap, &all);
@@ -655,9 +658,15 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 		error("%s: the books did not close the recalculation",
 		      plugin_type);
 	ctx->recover = false;
-	_prepare(&r);
 	r.s->npend = r.npend;
 	r.s->nacct = r.nacct;
+	/* The Eunomia factors read the job records, in the jobs' order:
+	 * with that weight the jobs are put in order here, else once the
+	 * locks are let go (hmrf_recalc_rank). */
+	if (ctx->weights.eunomia > 0) {
+		_prepare(r.s);
+		_eunomia_factors(ctx, r.s);
+	}
 	r.s->now = r.now;
 	hmrf_usage_publish(ctx->books);
 	return 0;
@@ -669,6 +678,8 @@ void hmrf_recalc_rank(hmrf_ctx_t *ctx)
 
 	if (!s)
 		return;
+	if (!s->prepared)
+		_prepare(s);
 	s->ranked = !_rank(s, ctx);
 	/* The view sfair shows, as the books count it. */
 	json_object_put(ctx->shares);

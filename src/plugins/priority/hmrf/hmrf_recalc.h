@@ -24,14 +24,16 @@ void hmrf_tres_refresh(hmrf_ctx_t *ctx);
  *
  * hmrf_recalc_gather(): charge running jobs up to now (and, the first time
  * after a restart, jobs that ran while slurmctld was down), charge the
- * non-sharing allocation, note the pending jobs and their Eunomia
- * factors, publish Slurm's association usage.  Job write, node and
+ * non-sharing allocation, note the pending jobs (with the Eunomia weight,
+ * put them in order and work out their Eunomia factors, which read the
+ * job records), publish Slurm's association usage.  Job write, node and
  * partition read locks, assoc_mgr's association and QOS write and TRES
  * read locks, and the plugin's mutex.  0, or -ENOENT when slurmctld has
  * no job list yet (nothing done).
  *
- * hmrf_recalc_rank(): rank the pending jobs on the books, each account's
- * factor for its next job, the view sfair shows.  The plugin's mutex only,
+ * hmrf_recalc_rank(): put the pending jobs in order (unless the gather
+ * did), rank them on the books, each account's factor for its next job,
+ * the view sfair shows.  The plugin's mutex only,
  * held since the gather (so the books are as the gather closed them).
  *
  * hmrf_recalc_write(): each pending job's priority and factors, for the
