@@ -196,11 +196,11 @@ static inline bool _pshare(const psdsf_pass_t *p, const puser_t *pu, int i,
 		return false;
 	for (int j = 0; j < pu->nslot; j++) {
 		int r = pu->slot[j];
-
-		double x = d[r] / c[r];
+		double x;
 
 		if (d[r] > idle[r])
 			return false;
+		x = d[r] / c[r];
 		/* fmax, inline (a call into libm otherwise, in the
 		 * innermost loop): a NaN (0 / 0) leaves m as it is. */
 		m = x > m ? x : m;

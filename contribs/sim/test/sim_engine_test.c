@@ -362,6 +362,122 @@ static void _drfh(const char *placement, int expect)
 	sim_trace_free(&t);
 }
 
+/*
+ * DRFH's best-fit H (Wang et al., eq. 11), from the paper: demand and idle
+ * resources as shares of the cluster, each over its share of the first
+ * resource the task asks for, and the L1 distance; infinite on a node
+ * with none of that resource left.
+ */
+static double _model_h(const tres_vec_t *d, const tres_vec_t *idle,
+		       const tres_vec_t *cap)
+{
+	double h = 0, dref, cref;
+	int ref = d->v[0] > 0 ? 0 : 1;
+
+	dref = d->v[ref] / cap->v[ref];
+	cref = idle->v[ref] / cap->v[ref];
+	if (!(cref > 0))
+		return INFINITY;
+	for (int r = 0; r < 2; r++)
+		h += fabs(d->v[r] / cap->v[r] / dref -
+			  idle->v[r] / cap->v[r] / cref);
+	return h;
+}
+
+/* Best-fit's pick for a task of demand d: the fitting node of least H,
+ * the lowest index among equal ones; -1 when none fits. */
+static int _model_pick(const tres_vec_t *d, const tres_vec_t *idle, int nn,
+		       const tres_vec_t *cap)
+{
+	int best = -1;
+	double low = INFINITY;
+
+	for (int n = 0; n < nn; n++) {
+		double h;
+
+		if (d->v[0] > idle[n].v[0] || d->v[1] > idle[n].v[1])
+			continue;
+		h = _model_h(d, &idle[n], cap);
+		if (best < 0 || h < low) {
+			best = n;
+			low = h;
+		}
+	}
+	return best;
+}
+
+/*
+ * Best-fit placement task by task, on generated clusters, against the
+ * model above: a short job B places its tasks, a long job A as many as
+ * fit; B's tasks end, and A places more on the nodes they freed.  Every
+ * task of both must be on the node the model picks, in the order they
+ * started.  The simulator keeps a node's score from one task of a job to
+ * the next while the node's idle TRES stay as they were: a score kept
+ * past a task's start on the node puts a task elsewhere than the model
+ * (checked: without that, round 0 fails).  A's later pass, on the nodes
+ * B freed, is the same job's: its first pass ended only when A fitted
+ * no node, so every node scored for it has had a task start since.
+ */
+START_TEST(test_best_fit_task_by_task)
+{
+	unsigned seed = 112026;
+
+	for (int round = 0; round < 300; round++) {
+		int nn = 2 + rand_r(&seed) % 5, na = 0, k = 0;
+		tres_vec_t idle[6], cap, db, da;
+		sim_trace_t t;
+		sim_result_t *r;
+		int seq_b[12], seq_a[200], nb = 0;
+
+		_trace(&t, nn, 1, 2);
+		tres_zero(&cap);
+		for (int n = 0; n < nn; n++) {
+			t.nodes[n].capacity = _v(2 + rand_r(&seed) % 15,
+						 2 + rand_r(&seed) % 31);
+			idle[n] = t.nodes[n].capacity;
+			tres_add(&cap, &t.nodes[n].capacity);
+		}
+		db = _v(1 + rand_r(&seed) % 2, 1 + rand_r(&seed) % 2);
+		da = _v(1 + rand_r(&seed) % 3, 1 + rand_r(&seed) % 5);
+		/* The model: B's tasks (as many as all start at once), then
+		 * A's while one fits; B ends at 10 and A goes on. */
+		for (int i = 0, want = 1 + rand_r(&seed) % 12; i < want; i++) {
+			int n = _model_pick(&db, idle, nn, &cap);
+
+			if (n < 0)
+				break;
+			tres_sub(&idle[n], &db);
+			seq_b[nb++] = n;
+		}
+		_job(&t, 0, 0, nb, db, 10);
+		_job(&t, 0, 0, 200, da, 1000);
+		for (int pass = 0; pass < 2; pass++) {
+			if (pass)
+				for (int i = 0; i < nb; i++)
+					tres_add(&idle[seq_b[i]], &db);
+			for (int n; na < 200 && (n = _model_pick(&da, idle, nn,
+								 &cap)) >= 0;) {
+				tres_sub(&idle[n], &da);
+				seq_a[na++] = n;
+			}
+		}
+		r = _run(&t, "fifo", "best-fit", 1, 0, 20);
+		for (int i = 0; i < nb; i++)
+			ck_assert_msg(
+				r->jobs[0].task_node[i] == seq_b[i],
+				"round %d: B's task %d on node %d, the model's pick %d",
+				round, i, r->jobs[0].task_node[i], seq_b[i]);
+		for (k = 0; k < na; k++)
+			ck_assert_msg(
+				r->jobs[1].task_node[k] == seq_a[k],
+				"round %d: A's task %d on node %d, the model's pick %d",
+				round, k, r->jobs[1].task_node[k], seq_a[k]);
+		sim_result_destroy(&r);
+		sim_trace_free(&t);
+	}
+}
+END_TEST
+
 START_TEST(test_drfh_fig1)
 {
 	_drfh("best-fit", 10);
@@ -594,6 +710,7 @@ int main(void)
 	tcase_add_test(tc, test_psdsf_rrr);
 	tcase_add_test(tc, test_eunomia_micro);
 	tcase_add_test(tc, test_progress_share_between_events);
+	tcase_add_test(tc, test_best_fit_task_by_task);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -214,7 +214,8 @@ struct hmrf_by_assoc {
 
 void hmrf_ctx_new_walk(hmrf_ctx_t *ctx)
 {
-	/* 0 is never a walk: entries not yet checked have it. */
+	/* Wrapping round skips 0, the walk of entries made before the
+	 * first recalculation. */
 	if (!++ctx->walk)
 		ctx->walk = 1;
 }
