@@ -40,10 +40,8 @@ extern const char plugin_type[];
 typedef struct pending {
 	job_record_t *job_ptr;
 	double eligible;
-	double duration;
 	uint32_t job_id;
-	int account;
-	size_t visit; /* its demand in recalc_t.ptres */
+	size_t visit; /* its place in the walk, and its hmrf_job_t there */
 } pending_t;
 
 void hmrf_tres_refresh(hmrf_ctx_t *ctx)
@@ -279,8 +277,9 @@ static void _fetch_priority(const job_record_t *job_ptr)
 struct hmrf_scratch {
 	job_record_t **all; /* job_list, in its order */
 	pending_t *pend;
-	tres_vec_t *ptres; /* per pending job, in the order seen */
-	hmrf_job_t *jobs; /* per pending job, then a probe per idle account */
+	/* per pending job, in the order seen, then in pend's order (_prepare),
+	 * then a probe per idle account (_rank) */
+	hmrf_job_t *jobs;
 	size_t *order;
 	int *acct_of; /* jobs[j].account, compact: read in rank order */
 	size_t *byvisit;
@@ -294,9 +293,8 @@ struct hmrf_scratch {
 	bool prepared; /* pend is sorted, jobs built, efac set (_prepare) */
 	bool ranked; /* fac, efac and byvisit hold this recalculation's */
 	/* how many each has room for */
-	size_t all_cap, pend_cap, ptres_cap, jobs_cap, order_cap, acct_of_cap,
-		byvisit_cap, fac_cap, efac_cap, dur_cap, pend_ptr_cap,
-		has_jobs_cap;
+	size_t all_cap, pend_cap, jobs_cap, order_cap, acct_of_cap, byvisit_cap,
+		fac_cap, efac_cap, dur_cap, pend_ptr_cap, has_jobs_cap;
 };
 
 void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
@@ -307,7 +305,6 @@ void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
 		return;
 	xfree(s->all);
 	xfree(s->pend);
-	xfree(s->ptres);
 	xfree(s->jobs);
 	xfree(s->order);
 	xfree(s->acct_of);
@@ -342,6 +339,19 @@ static void _room(void **p, size_t *cap, size_t n, size_t size)
 #define ROOM(s, f, n) \
 	_room((void **)&(s)->f, &(s)->f##_cap, (n), sizeof(*(s)->f))
 
+/* Room for n elements of size in *p, keeping what it holds. */
+static void _room_keep(void **p, size_t *cap, size_t n, size_t size)
+{
+	size_t c = *cap ? *cap : 1024;
+
+	if (n <= *cap)
+		return;
+	while (c < n)
+		c *= 2;
+	*p = xrealloc_nz(*p, c * size);
+	*cap = c;
+}
+
 typedef struct recalc {
 	hmrf_ctx_t *ctx;
 	struct hmrf_scratch *s;
@@ -349,7 +359,7 @@ typedef struct recalc {
 	double charged; /* the books' last charge: Slurm's usage from here */
 	int nacct;
 	pending_t *pend; /* s->pend */
-	tres_vec_t *ptres; /* s->ptres */
+	hmrf_job_t *jobs; /* s->jobs */
 	size_t npend;
 } recalc_t;
 
@@ -373,15 +383,16 @@ static bool _rankable(const job_record_t *job_ptr)
 static void _add_pending(recalc_t *r, int a, job_record_t *job_ptr)
 {
 	pending_t *p = &r->pend[r->npend];
+	hmrf_job_t *job = &r->jobs[r->npend];
 
-	r->ptres[r->npend] = _vec(r->ctx, job_ptr->tres_req_cnt);
+	job->account = a;
+	job->tres = _vec(r->ctx, job_ptr->tres_req_cnt);
+	job->duration = _duration(job_ptr);
 	p->job_ptr = job_ptr;
 	p->eligible = _eligible(job_ptr);
-	p->duration = _duration(job_ptr);
 	p->job_id = job_ptr->job_id;
-	p->account = a;
 	p->visit = r->npend++;
-	hmrf_books_waiting(r->ctx->books, a, &r->ptres[p->visit], p->eligible);
+	hmrf_books_waiting(r->ctx->books, a, &job->tres, p->eligible);
 }
 
 /*
@@ -445,10 +456,10 @@ static void _walk(recalc_t *r)
 
 	ROOM(s, all, all.cap + 1);
 	ROOM(s, pend, all.cap + 1);
-	ROOM(s, ptres, all.cap + 1);
+	ROOM(s, jobs, all.cap + 1);
 	all.job = s->all;
 	r->pend = s->pend;
-	r->ptres = s->ptres;
+	r->jobs = s->jobs;
 	list_for_each_ro(job_list, _collect, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		if (i + 2 * HMRF_AHEAD < all.n)
@@ -498,6 +509,30 @@ static bool _in_order(const pending_t *pend, size_t npend)
 }
 
 /*
+ * Put jobs[] in pend[]'s order: the job seen at v goes where its pend
+ * entry is.  In place, a cycle at a time, with byvisit as the map (left
+ * as the identity; _rank fills it again).
+ */
+static void _follow_pend(struct hmrf_scratch *s)
+{
+	size_t *to = s->byvisit;
+
+	for (size_t i = 0; i < s->npend; i++)
+		to[s->pend[i].visit] = i;
+	for (size_t v = 0; v < s->npend; v++) {
+		while (to[v] != v) {
+			size_t d = to[v];
+			hmrf_job_t job = s->jobs[d];
+
+			s->jobs[d] = s->jobs[v];
+			s->jobs[v] = job;
+			to[v] = to[d];
+			to[d] = d;
+		}
+	}
+}
+
+/*
  * The pending jobs in _by_eligible's order, each with its TRES and
  * duration for the ranking, and their Eunomia factors 0.  Reads only the
  * scratch arrays: no job record, so that without the Eunomia weight it
@@ -508,7 +543,8 @@ static void _prepare(struct hmrf_scratch *s)
 	size_t n = s->npend + s->nacct + 1;
 	hmrf_job_t *jobs;
 
-	ROOM(s, jobs, n);
+	/* the walk's jobs are kept; the probes come after them */
+	_room_keep((void **)&s->jobs, &s->jobs_cap, n, sizeof(*s->jobs));
 	ROOM(s, order, n);
 	ROOM(s, acct_of, n);
 	ROOM(s, fac, s->npend + 1);
@@ -518,16 +554,13 @@ static void _prepare(struct hmrf_scratch *s)
 	jobs = s->jobs;
 	memset(s->has_jobs, 0, s->nacct * sizeof(bool));
 
-	if (!_in_order(s->pend, s->npend))
+	if (!_in_order(s->pend, s->npend)) {
 		qsort(s->pend, s->npend, sizeof(*s->pend), _by_eligible);
+		_follow_pend(s);
+	}
 	for (size_t i = 0; i < s->npend; i++) {
-		const pending_t *pj = &s->pend[i];
-
-		s->acct_of[i] = pj->account;
-		jobs[i].account = pj->account;
-		jobs[i].tres = s->ptres[pj->visit];
-		jobs[i].duration = pj->duration;
-		s->has_jobs[pj->account] = true;
+		s->acct_of[i] = jobs[i].account;
+		s->has_jobs[jobs[i].account] = true;
 	}
 	memset(s->efac, 0, s->npend * sizeof(double));
 	s->prepared = true;

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0039: priority/hmrf ranks an account's jobs in the order they became
+# eligible, each with its own size, also when that is not the order they
+# were submitted in.  Accounts a and b, equal contributions, nothing used,
+# a queue that cannot start (a DOWN partition):
+#   a1: a, 16 CPUs, --begin an hour ahead (submitted first, eligible last)
+#   a2, a3: a, 1 CPU each;  b1, b2, b3: b, 1 CPU each; all 1 minute.
+# Then a's jobs go a2, a3, a1 and b's b1, b2, b3; and a3 comes before b3:
+# when a3 and b3 are next, each account has one CPU-minute charged, and
+# a's entitlement is the larger (H-MRF bounds each account's by what it
+# asks: a 18 CPUs, b 3).  Were a1's 16 CPUs charged in a2's place (a
+# job's size bound to another job when the walk's order is not the
+# eligible order), b's three jobs would all come before a3: this test
+# fails so.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+. "$HERE/lib/cluster.sh"
+
+hc_test_setup t0039
+
+HC_NODES="big 16 16000" \
+HC_EXTRA_CONF=$'PartitionName=hold Nodes=ALL State=DOWN' \
+HC_HMRF_CONF=$'Window=none\nPeriod=1s\nAccount=a Share=1\nAccount=b Share=1' \
+	hc_start
+tap_ok "cluster up" $? || tap_done
+
+sub() { sbatch --parsable -p hold -t 1 --mem=100 -o /dev/null "$@" --wrap true; }
+a1=$(sub -A a -n 16 --begin=now+3600)
+a2=$(sub -A a -n 1)
+a3=$(sub -A a -n 1)
+b1=$(sub -A b -n 1)
+b2=$(sub -A b -n 1)
+b3=$(sub -A b -n 1)
+tap_ok "six jobs queued" \
+	$([ -n "$a1" ] && [ -n "$a2" ] && [ -n "$a3" ] && [ -n "$b1" ] &&
+		[ -n "$b2" ] && [ -n "$b3" ]; echo $?)
+sleep 3 # a recalculation or two
+
+# fac JOB: the job's H-MRF factor as sprio shows it (weighted).
+out=$(sprio -h -o '%i %F' 2>&1)
+fac() { echo "$out" | awk -v j="$1" '$1 == j { print $2 }'; }
+tap_diag "sprio (job, H-MRF factor): $(echo "$out" | tr '\n' ' ')"
+tap_ok "a's jobs in eligible order: a2 above a3 above a1" \
+	$(awk -v x="$(fac "$a2")" -v y="$(fac "$a3")" -v z="$(fac "$a1")" \
+		'BEGIN { exit !(x != "" && z != "" && x + 0 > y + 0 && y + 0 > z + 0) }'; echo $?)
+tap_ok "a3 (a's second, one CPU) above b3 (b's third)" \
+	$(awk -v y="$(fac "$a3")" -v z="$(fac "$b3")" \
+		'BEGIN { exit !(y != "" && z != "" && y + 0 > z + 0) }'; echo $?)
+tap_ok "b's jobs in eligible order: b1 above b2 above b3" \
+	$(awk -v x="$(fac "$b1")" -v y="$(fac "$b2")" -v z="$(fac "$b3")" \
+		'BEGIN { exit !(x != "" && z != "" && x + 0 > y + 0 && y + 0 > z + 0) }'; echo $?)
+tap_done
