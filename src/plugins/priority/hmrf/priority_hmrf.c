@@ -141,7 +141,7 @@ static void _recalc_once(void)
 	hmrf_state_t *snap;
 	json_object *shares;
 	char *path, *shares_path;
-	long held;
+	long gather, write = 0;
 	int rc;
 	DEF_TIMERS;
 
@@ -153,7 +153,7 @@ static void _recalc_once(void)
 	assoc_mgr_unlock(&alocks);
 	unlock_slurmctld(locks);
 	END_TIMER;
-	held = DELTA_TIMER;
+	gather = DELTA_TIMER;
 	if (!rc)
 		hmrf_recalc_rank(ctx);
 	snap = hmrf_ctx_snapshot(ctx);
@@ -172,10 +172,10 @@ static void _recalc_once(void)
 		assoc_mgr_unlock(&qlocks);
 		unlock_slurmctld(wlocks);
 		END_TIMER;
-		held += DELTA_TIMER;
+		write = DELTA_TIMER;
 	}
-	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds",
-		 plugin_type, held);
+	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld)",
+		 plugin_type, gather + write, gather, write);
 	_save(snap, path);
 	_publish(snap, shares, shares_path);
 	hmrf_state_destroy(&snap);
