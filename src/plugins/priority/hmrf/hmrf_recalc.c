@@ -290,7 +290,11 @@ struct hmrf_scratch {
 	double now;
 	size_t npend; /* pending jobs in pend, fac, efac, byvisit */
 	int nacct;
-	bool prepared; /* pend is sorted, jobs built, efac set (_prepare) */
+	bool accounts; /* nacct: the accounts known, contributions set */
+	bool gathered; /* the walk is done, the books not closed yet */
+	bool ordered; /* pend is sorted, jobs follow it (_order) */
+	bool eunomia; /* efac holds the Eunomia factors (_eunomia_factors) */
+	bool prepared; /* and acct_of, has_jobs set, efac too (_prepare) */
 	bool ranked; /* fac, efac and byvisit hold this recalculation's */
 	/* how many each has room for */
 	size_t all_cap, pend_cap, jobs_cap, order_cap, acct_of_cap, byvisit_cap,
@@ -357,7 +361,6 @@ typedef struct recalc {
 	struct hmrf_scratch *s;
 	double now;
 	double charged; /* the books' last charge: Slurm's usage from here */
-	int nacct;
 	pending_t *pend; /* s->pend */
 	hmrf_job_t *jobs; /* s->jobs */
 	size_t npend;
@@ -473,10 +476,11 @@ static void _walk(recalc_t *r)
 /* Configured accounts count even without jobs: the associations whose own
  * jobs have a share, else the Account lines.  After the jobs' accounts, so
  * that indices follow the job list first.  Then every account's
- * contribution, and whether it is configured, go to the books. */
-static void _intern_configured(recalc_t *r)
+ * contribution, and whether it is configured, go to the books.  Returns
+ * how many accounts the books have. */
+static int _intern_configured(hmrf_ctx_t *ctx)
 {
-	hmrf_ctx_t *ctx = r->ctx;
+	int nacct;
 
 	for (int i = 0; i < hmrf_tree_count(ctx->tree); i++) {
 		const char *name = hmrf_tree_name(ctx->tree, i);
@@ -486,8 +490,8 @@ static void _intern_configured(recalc_t *r)
 	}
 	for (int i = 0; !ctx->tree && i < ctx->conf->naccounts; i++)
 		hmrf_ctx_account(ctx, ctx->conf->accounts[i].name);
-	r->nacct = hmrf_books_count(ctx->books);
-	for (int a = 0; a < r->nacct; a++) {
+	nacct = hmrf_books_count(ctx->books);
+	for (int a = 0; a < nacct; a++) {
 		const char *name = hmrf_books_name(ctx->books, a);
 		double w = hmrf_ctx_share(ctx, name);
 
@@ -496,6 +500,7 @@ static void _intern_configured(recalc_t *r)
 			error("%s: account %s has contribution %g; counted as 1",
 			      plugin_type, name, w);
 	}
+	return nacct;
 }
 
 /* Whether the pending jobs are in _by_eligible's order already: job_list
@@ -534,42 +539,56 @@ static void _follow_pend(struct hmrf_scratch *s)
 
 /*
  * The pending jobs in _by_eligible's order, each with its TRES and
- * duration for the ranking, and their Eunomia factors 0.  Reads only the
- * scratch arrays: no job record, so that without the Eunomia weight it
- * runs with slurmctld's locks let go (hmrf_recalc_rank).
+ * duration for the ranking.  Reads only the scratch arrays: no job
+ * record, so that without the Eunomia weight it runs with slurmctld's
+ * locks let go (hmrf_recalc_rank).
  */
+static void _order(struct hmrf_scratch *s)
+{
+	if (s->ordered)
+		return;
+	ROOM(s, byvisit, s->npend + 1);
+	if (!_in_order(s->pend, s->npend)) {
+		qsort(s->pend, s->npend, sizeof(*s->pend), _by_eligible);
+		_follow_pend(s);
+	}
+	s->ordered = true;
+}
+
+/* The ordered jobs' accounts, which accounts have jobs, and the Eunomia
+ * factors 0 unless _eunomia_factors set them: what _rank reads.  After
+ * hmrf_recalc_close (nacct). */
 static void _prepare(struct hmrf_scratch *s)
 {
 	size_t n = s->npend + s->nacct + 1;
 	hmrf_job_t *jobs;
 
+	_order(s);
 	/* the walk's jobs are kept; the probes come after them */
 	_room_keep((void **)&s->jobs, &s->jobs_cap, n, sizeof(*s->jobs));
 	ROOM(s, order, n);
 	ROOM(s, acct_of, n);
 	ROOM(s, fac, s->npend + 1);
-	ROOM(s, efac, s->npend + 1);
-	ROOM(s, byvisit, s->npend + 1);
 	ROOM(s, has_jobs, (size_t)s->nacct + 1);
 	jobs = s->jobs;
 	memset(s->has_jobs, 0, s->nacct * sizeof(bool));
-
-	if (!_in_order(s->pend, s->npend)) {
-		qsort(s->pend, s->npend, sizeof(*s->pend), _by_eligible);
-		_follow_pend(s);
-	}
 	for (size_t i = 0; i < s->npend; i++) {
 		s->acct_of[i] = jobs[i].account;
 		s->has_jobs[jobs[i].account] = true;
 	}
-	memset(s->efac, 0, s->npend * sizeof(double));
+	if (!s->eunomia) {
+		ROOM(s, efac, s->npend + 1);
+		memset(s->efac, 0, s->npend * sizeof(double));
+	}
 	s->prepared = true;
 }
 
-/* With the Eunomia weight, each prepared job's Eunomia factor, which
+/* With the Eunomia weight, each ordered job's Eunomia factor, which
  * reads the job records and the nodes: under the locks. */
 static void _eunomia_factors(hmrf_ctx_t *ctx, struct hmrf_scratch *s)
 {
+	_order(s);
+	ROOM(s, efac, s->npend + 1);
 	ROOM(s, dur, s->npend + 1);
 	ROOM(s, pend_ptr, s->npend + 1);
 	for (size_t i = 0; i < s->npend; i++) {
@@ -660,9 +679,21 @@ static void _refresh_tree(hmrf_ctx_t *ctx)
 		     plugin_type);
 }
 
+/* The accounts the books know after the walk, and their contributions
+ * from the associations as they are now: assoc_mgr's association lock. */
+static void _accounts(hmrf_ctx_t *ctx, struct hmrf_scratch *s)
+{
+	if (s->accounts)
+		return;
+	_refresh_tree(ctx);
+	s->nacct = _intern_configured(ctx);
+	s->accounts = true;
+}
+
 int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 {
 	recalc_t r = { .ctx = ctx, .now = (double)now };
+	struct hmrf_scratch *s;
 	tres_vec_t cap, all;
 
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
@@ -672,11 +703,10 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 		return -ENOENT;
 	if (!ctx->scratch)
 		ctx->scratch = xmalloc(sizeof(*ctx->scratch));
-	r.s = ctx->scratch;
-	r.s->ranked = false;
-	r.s->prepared = false;
+	s = r.s = ctx->scratch;
+	s->ranked = s->prepared = s->ordered = s->eunomia = false;
+	s->accounts = false;
 	hmrf_tres_refresh(ctx);
-	_refresh_tree(ctx);
 	_capacity(ctx, &cap, &all);
 	hmrf_books_set_configured(ctx->books, &all);
 	hmrf_books_set_capacity(ctx->books, &cap);
@@ -686,30 +716,44 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 	hmrf_ctx_new_walk(ctx);
 	_walk(&r);
 	hmrf_ctx_new_walk(ctx); /* a job's end, after, checks again */
-	_intern_configured(&r);
+	s->npend = r.npend;
+	s->now = r.now;
+	/* The Eunomia factors read the job records, in the jobs' order, and
+	 * give every account a probe: with that weight the accounts are
+	 * known and the jobs put in order here, else once slurmctld's locks
+	 * are let go (hmrf_recalc_close, hmrf_recalc_rank). */
+	if (ctx->weights.eunomia > 0) {
+		_accounts(ctx, s);
+		_eunomia_factors(ctx, s);
+		s->eunomia = true;
+	}
+	s->gathered = true;
+	return 0;
+}
+
+void hmrf_recalc_close(hmrf_ctx_t *ctx)
+{
+	struct hmrf_scratch *s = ctx->scratch;
+
+	xassert(!verify_assoc_lock ||
+		verify_assoc_lock(ASSOC_LOCK, WRITE_LOCK));
+	if (!s || !s->gathered)
+		return;
+	_accounts(ctx, s);
 	if (hmrf_books_close(ctx->books))
 		error("%s: the books did not close the recalculation",
 		      plugin_type);
 	ctx->recover = false;
-	r.s->npend = r.npend;
-	r.s->nacct = r.nacct;
-	/* The Eunomia factors read the job records, in the jobs' order:
-	 * with that weight the jobs are put in order here, else once the
-	 * locks are let go (hmrf_recalc_rank). */
-	if (ctx->weights.eunomia > 0) {
-		_prepare(r.s);
-		_eunomia_factors(ctx, r.s);
-	}
-	r.s->now = r.now;
 	hmrf_usage_publish(ctx->books);
-	return 0;
+	s->gathered = false;
 }
 
 void hmrf_recalc_rank(hmrf_ctx_t *ctx)
 {
 	struct hmrf_scratch *s = ctx->scratch;
 
-	if (!s)
+	/* Only on books closed since this recalculation's gather. */
+	if (!s || s->gathered || !s->accounts)
 		return;
 	if (!s->prepared)
 		_prepare(s);

@@ -19,22 +19,28 @@
 void hmrf_tres_refresh(hmrf_ctx_t *ctx);
 
 /*
- * One full recalculation at time now, in three steps, so that the ranking,
- * the dear part, runs without slurmctld's locks:
+ * One full recalculation at time now, in four steps, so that the ranking,
+ * the dear part, and the work per account run without slurmctld's locks:
  *
  * hmrf_recalc_gather(): charge running jobs up to now (and, the first time
- * after a restart, jobs that ran while slurmctld was down), charge the
- * non-sharing allocation, note the pending jobs (with the Eunomia weight,
- * put them in order and work out their Eunomia factors, which read the
- * job records), publish Slurm's association usage.  Job write, node and
- * partition read locks, assoc_mgr's association and QOS write and TRES
- * read locks, and the plugin's mutex.  0, or -ENOENT when slurmctld has
- * no job list yet (nothing done).
+ * after a restart, jobs that ran while slurmctld was down), note the
+ * pending jobs (with the Eunomia weight, also read the associations, put
+ * the jobs in order and work out their Eunomia factors, which read the
+ * job records).  Job write, node and partition read locks, assoc_mgr's
+ * association and QOS write and TRES read locks, and the plugin's mutex.
+ * 0, or -ENOENT when slurmctld has no job list yet (nothing done).
+ *
+ * hmrf_recalc_close(): after a gather that returned 0, with slurmctld's
+ * locks let go and assoc_mgr's kept: the contributions from the
+ * associations as they are now, the books closed (the non-sharing
+ * allocation charged), Slurm's association usage published.  assoc_mgr's
+ * association and QOS write and TRES read locks, and the plugin's mutex,
+ * held since the gather (so nothing reaches the books in between).
  *
  * hmrf_recalc_rank(): put the pending jobs in order (unless the gather
  * did), rank them on the books, each account's factor for its next job,
- * the view sfair shows.  The plugin's mutex only,
- * held since the gather (so the books are as the gather closed them).
+ * the view sfair shows.  The plugin's mutex only, held since the gather
+ * (so the books are as hmrf_recalc_close left them).
  *
  * hmrf_recalc_write(): each pending job's priority and factors, for the
  * jobs that still wait in the same record (a job that started, ended or
@@ -43,6 +49,7 @@ void hmrf_tres_refresh(hmrf_ctx_t *ctx);
  * assoc_mgr's QOS read lock, and the plugin's mutex.
  */
 int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now);
+void hmrf_recalc_close(hmrf_ctx_t *ctx);
 void hmrf_recalc_rank(hmrf_ctx_t *ctx);
 void hmrf_recalc_write(hmrf_ctx_t *ctx);
 

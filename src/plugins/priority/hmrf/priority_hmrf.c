@@ -10,8 +10,9 @@
  * priority_p_set() and priority_p_job_end(); the thread takes the job write
  * and node and partition read locks, then the assoc_mgr association and
  * QOS write locks (it charges Slurm's usage, hmrf_usage.h) and TRES read
- * lock, as priority_p_job_end does; it lets them go for the ranking,
- * keeping the mutex, and takes the job write, partition read and QOS read
+ * lock, as priority_p_job_end does; it lets slurmctld's go once the jobs
+ * are read and assoc_mgr's once the books are closed, keeping the mutex
+ * for the ranking, and takes the job write, partition read and QOS read
  * locks again to write the priorities (_recalc_once).  State files are
  * written with no lock held.
  */
@@ -129,10 +130,11 @@ static const slurmctld_lock_t prio_write_lock = {
 static const assoc_mgr_lock_t qos_read_lock = { .qos = READ_LOCK };
 
 /*
- * One recalculation in two holds of slurmctld's locks with the ranking
- * between them under the mutex alone (hmrf_recalc.h): the gather's locks
- * are let go while the mutex stays held, so nothing reaches the books
- * between the gather and the ranking.
+ * One recalculation in two holds of slurmctld's locks with the closing of
+ * the books (assoc_mgr's locks and the mutex) and the ranking (the mutex
+ * alone) between them (hmrf_recalc.h): the locks are let go while the
+ * mutex stays held, so nothing reaches the books between the gather and
+ * the ranking.
  */
 static void _recalc_once(void)
 {
@@ -141,7 +143,7 @@ static void _recalc_once(void)
 	hmrf_state_t *snap;
 	json_object *shares;
 	char *path, *shares_path;
-	long gather, write = 0;
+	long gather, close = 0, write = 0;
 	int rc;
 	DEF_TIMERS;
 
@@ -150,10 +152,16 @@ static void _recalc_once(void)
 	slurm_mutex_lock(&mutex);
 	START_TIMER; /* the time the locks are held, not waited for */
 	rc = hmrf_recalc_gather(ctx, time(NULL));
-	assoc_mgr_unlock(&alocks);
 	unlock_slurmctld(locks);
 	END_TIMER;
 	gather = DELTA_TIMER;
+	if (!rc) {
+		START_TIMER;
+		hmrf_recalc_close(ctx);
+		END_TIMER;
+		close = DELTA_TIMER;
+	}
+	assoc_mgr_unlock(&alocks);
 	if (!rc)
 		hmrf_recalc_rank(ctx);
 	snap = hmrf_ctx_snapshot(ctx);
@@ -174,8 +182,8 @@ static void _recalc_once(void)
 		END_TIMER;
 		write = DELTA_TIMER;
 	}
-	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld)",
-		 plugin_type, gather + write, gather, write);
+	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone",
+		 plugin_type, gather + write, gather, write, close);
 	_save(snap, path);
 	_publish(snap, shares, shares_path);
 	hmrf_state_destroy(&snap);
