@@ -35,8 +35,9 @@
 # recalculation with Fair Tree, hmrf once).  The probes are named
 # horae_bench:* and removed at the end.  Without perf or uprobes the
 # locks are not measured, and the script says so.  hmrf's own
-# DebugFlags=Priority line (its locks, slurmdbd's association lock
-# included) is printed beside it as a cross-check.
+# DebugFlags=Priority line (slurmctld's locks, each hold apart, and the
+# closing of its books under assoc_mgr's locks alone) is printed beside
+# it as a cross-check.
 #
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
 set -u
@@ -212,11 +213,20 @@ if [ -n "$probes" ]; then
 else
 	echo "time under slurmctld's locks: not measured: $lockwhy"
 fi
-# hmrf's own account of its locks (DebugFlags=Priority).
-tail -n +"$((hskip + 1))" "$(cat "$work/hmrf.log")" |
-	sed -n 's/.*recalculation took usec=\([0-9]*\).*/\1/p' |
-	awk '{ print $1 / 1e3 }' | stats | {
-	read -r n min _ med _ max
-	[ "$n" = 0 ] || echo "hmrf's own log: its job, node, partition and association locks held min $min ms, median $med ms, max $max ms ($n recalculations)"
+# hmrf's own account of its locks (DebugFlags=Priority): slurmctld's
+# locks in all, then each hold and the books' closing (assoc_mgr's locks
+# alone) apart, when the log gives them.
+tail -n +"$((hskip + 1))" "$(cat "$work/hmrf.log")" | grep 'recalculation took' >"$work/hmrf.took"
+own()
+{
+	sed -n "s/.*$1=\\([0-9]*\\).*/\\1/p" "$work/hmrf.took" | awk '{ print $1 / 1e3 }' | stats
 }
+own 'took usec' | {
+	read -r n min _ med _ max
+	[ "$n" = 0 ] || echo "hmrf's own log: slurmctld's locks held min $min ms, median $med ms, max $max ms ($n recalculations)"
+}
+read -r gn _ _ gmed _ _ < <(own 'gather usec')
+read -r _ _ _ wmed _ _ < <(own 'write usec')
+read -r _ _ _ cmed _ _ < <(own 'closed in usec')
+[ "$gn" = 0 ] || echo "hmrf's own log, medians: gather $gmed ms, write $wmed ms (slurmctld's locks); the books' closing $cmed ms (assoc_mgr's locks alone)"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
