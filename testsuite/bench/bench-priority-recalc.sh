@@ -32,8 +32,8 @@
 # held) and unlock_slurmctld (its entry), recorded by `perf record` for
 # those two threads only; a recalculation's hold is the sum of its
 # lock-to-unlock spans (multifactor takes the job lock twice per
-# recalculation with Fair Tree, hmrf twice: gather and write).  The probes are named
-# horae_bench:* and removed at the end.  Without perf or uprobes the
+# recalculation with Fair Tree, hmrf twice: gather and write).  The
+# probes are named horae_bench:* and removed at the end.  Without perf or uprobes the
 # locks are not measured, and the script says so.  hmrf's own
 # DebugFlags=Priority line (slurmctld's locks, each hold apart, and the
 # closing of its books under assoc_mgr's locks alone) is printed beside
