@@ -36,10 +36,16 @@ b3=$(sub -A b -n 1)
 tap_ok "six jobs queued" \
 	$([ -n "$a1" ] && [ -n "$a2" ] && [ -n "$a3" ] && [ -n "$b1" ] &&
 		[ -n "$b2" ] && [ -n "$b3" ]; echo $?)
-sleep 3 # a recalculation or two
+# Until a recalculation has ranked all six: at submission each job gets
+# its account's next factor, so a's jobs share one until then.  Up to
+# 30 s (the period is 1 s), not a fixed sleep a loaded machine outlasts.
+for _ in $(seq 60); do
+	out=$(sprio -h -o '%i %F' 2>&1)
+	[ "$(echo "$out" | awk 'NF == 2 { print $2 }' | sort -u | wc -l)" = 6 ] && break
+	sleep 0.5
+done
 
 # fac JOB: the job's H-MRF factor as sprio shows it (weighted).
-out=$(sprio -h -o '%i %F' 2>&1)
 fac() { echo "$out" | awk -v j="$1" '$1 == j { print $2 }'; }
 tap_diag "sprio (job, H-MRF factor): $(echo "$out" | tr '\n' ' ')"
 tap_ok "a's jobs in eligible order: a2 above a3 above a1" \
