@@ -214,8 +214,9 @@ else
 	echo "time under slurmctld's locks: not measured: $lockwhy"
 fi
 # hmrf's own account of its locks (DebugFlags=Priority): slurmctld's
-# locks in all, then each hold and the books' closing (assoc_mgr's locks
-# alone) apart, when the log gives them.
+# locks in all, then each hold, the books' closing (assoc_mgr's locks
+# alone), the ranking (the mutex alone) and the state's saving (no lock)
+# apart, when the log gives them.
 tail -n +"$((hskip + 1))" "$(cat "$work/hmrf.log")" | grep 'recalculation took' >"$work/hmrf.took"
 own()
 {
@@ -228,5 +229,8 @@ own 'took usec' | {
 read -r gn _ _ gmed _ _ < <(own 'gather usec')
 read -r _ _ _ wmed _ _ < <(own 'write usec')
 read -r _ _ _ cmed _ _ < <(own 'closed in usec')
+read -r rn _ _ rmed _ _ < <(own 'ranked in usec')
+read -r _ _ _ smed _ _ < <(own 'published in usec')
 [ "$gn" = 0 ] || echo "hmrf's own log, medians: gather $gmed ms, write $wmed ms (slurmctld's locks); the books' closing $cmed ms (assoc_mgr's locks alone)"
+[ "$rn" = 0 ] || echo "hmrf's own log, medians: ranking $rmed ms (the plugin's mutex alone); state saved and published $smed ms (no lock)"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"

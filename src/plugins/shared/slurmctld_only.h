@@ -30,6 +30,7 @@
 #pragma weak last_job_update
 #pragma weak lock_slurmctld
 #pragma weak unlock_slurmctld
+#pragma weak slurmctld_tres_cnt
 #pragma weak srun_allocate_abort
 #pragma weak validate_operator
 #pragma weak verify_lock

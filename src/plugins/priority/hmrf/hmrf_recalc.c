@@ -155,36 +155,73 @@ static double _eligible(const job_record_t *job_ptr)
 	return (double)job_ptr->details->submit_time;
 }
 
+void hmrf_job_end_usage(job_record_t *job_ptr, double charged)
+{
+	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
+	if (!job_ptr->start_time || !job_ptr->end_time)
+		return;
+	/* Slurm's association and QOS usage, up to its end, once. */
+	hmrf_usage_charge(job_ptr, charged, (double)job_ptr->end_time, true);
+}
+
+void hmrf_job_end_books(hmrf_ctx_t *ctx, const hmrf_end_t *end)
+{
+	tres_vec_t alloc = { 0 };
+	int acct;
+
+	if (!end->start || !end->end)
+		return;
+	acct = hmrf_ctx_job_account(ctx, end->assoc_id, end->account);
+	if (acct < 0)
+		return;
+	for (int i = 0; i < TRES_MAX; i++) {
+		int p = ctx->tres_pos[i];
+
+		if (p >= 0 && (uint32_t)p < end->ntres &&
+		    end->tres[p] != NO_CONSUME_VAL64 &&
+		    end->tres[p] != INFINITE64 && end->tres[p] != NO_VAL64)
+			alloc.v[i] = (double)end->tres[p];
+	}
+	if (hmrf_books_ended(ctx->books, end->job_id, acct, &alloc,
+			     (double)end->start, (double)end->end))
+		error("%s: cannot charge JobId=%u over [%ld, %ld]",
+		      plugin_type, end->job_id, (long)end->start,
+		      (long)end->end);
+}
+
+hmrf_end_t hmrf_end_of(const job_record_t *job_ptr)
+{
+	hmrf_end_t end = { .job_id = job_ptr->job_id,
+			   .assoc_id = job_ptr->assoc_id,
+			   .account = job_ptr->account,
+			   .tres = job_ptr->tres_alloc_cnt,
+			   .ntres = job_ptr->tres_alloc_cnt ?
+					    slurmctld_tres_cnt :
+					    0,
+			   .start = job_ptr->start_time,
+			   .end = job_ptr->end_time };
+
+	return end;
+}
+
 void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
 {
-	tres_vec_t alloc;
-	int acct;
+	hmrf_end_t end = hmrf_end_of(job_ptr);
 
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
 	if (!job_ptr->start_time || !job_ptr->end_time)
 		return;
-	acct = hmrf_ctx_job_account(ctx, job_ptr->assoc_id, job_ptr->account);
-	if (acct < 0)
-		return;
 	if (!ctx->tres_known)
 		hmrf_tres_refresh(ctx);
-	/* Slurm's association and QOS usage, up to its end, once. */
-	hmrf_usage_charge(job_ptr, hmrf_books_charged_until(ctx->books),
-			  (double)job_ptr->end_time, true);
-	alloc = _vec(ctx, job_ptr->tres_alloc_cnt);
-	if (hmrf_books_ended(ctx->books, job_ptr->job_id, acct, &alloc,
-			     (double)job_ptr->start_time,
-			     (double)job_ptr->end_time))
-		error("%s: cannot charge %pJ over [%ld, %ld]", plugin_type,
-		      job_ptr, (long)job_ptr->start_time,
-		      (long)job_ptr->end_time);
+	hmrf_job_end_usage(job_ptr, hmrf_books_charged_until(ctx->books));
+	hmrf_job_end_books(ctx, &end);
 }
 
 /* hmrf_job_priority with the job's eligible time (when it has details)
- * and the layout's cpu slot already known. */
-static uint32_t _priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
-			  double factor, double eunomia, time_t now,
-			  double eligible, int cpu)
+ * and the cluster's CPUs already known. */
+static uint32_t _priority(const prio_weights_t *w, double cluster_cpus,
+			  job_record_t *job_ptr, double factor, double eunomia,
+			  time_t now, double eligible)
 {
 	job_details_t *d = job_ptr->details;
 	prio_input_t in = { .hmrf = factor, .eunomia = eunomia };
@@ -197,13 +234,13 @@ static uint32_t _priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
 						d->min_cpus;
 		in.nice = (int)d->nice - NICE_OFFSET;
 	}
-	in.cluster_cpus = cpu >= 0 ? ctx->capacity.v[cpu] : 0;
+	in.cluster_cpus = cluster_cpus;
 	if (job_ptr->part_ptr)
 		in.part = job_ptr->part_ptr->norm_priority;
 	if (job_ptr->qos_ptr && job_ptr->qos_ptr->usage)
 		in.qos = job_ptr->qos_ptr->usage->norm_priority;
 	in.site = (int)job_ptr->site_factor - NICE_OFFSET;
-	prio = prio_compute(&ctx->weights, &in, &f);
+	prio = prio_compute(w, &in, &f);
 	if (!job_ptr->prio_factors)
 		job_ptr->prio_factors = xmalloc(sizeof(*job_ptr->prio_factors));
 	job_ptr->prio_factors->priority_fs = f.hmrf;
@@ -217,12 +254,20 @@ static uint32_t _priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
 	return prio;
 }
 
-uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
-			   double factor, double eunomia, time_t now)
+uint32_t hmrf_job_priority(const prio_weights_t *w, double cluster_cpus,
+			   job_record_t *job_ptr, double factor, double eunomia,
+			   time_t now)
 {
-	return _priority(ctx, job_ptr, factor, eunomia, now,
-			 job_ptr->details ? _eligible(job_ptr) : 0,
-			 tres_layout_find(ctx->layout, "cpu"));
+	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
+	return _priority(w, cluster_cpus, job_ptr, factor, eunomia, now,
+			 job_ptr->details ? _eligible(job_ptr) : 0);
+}
+
+double hmrf_cluster_cpus(const hmrf_ctx_t *ctx)
+{
+	int cpu = tres_layout_find(ctx->layout, "cpu");
+
+	return cpu >= 0 ? ctx->capacity.v[cpu] : 0;
 }
 
 /* --- one recalculation -------------------------------------------------- */
@@ -766,7 +811,7 @@ void hmrf_recalc_rank(hmrf_ctx_t *ctx)
 void hmrf_recalc_write(hmrf_ctx_t *ctx)
 {
 	struct hmrf_scratch *s = ctx->scratch;
-	int cpu = tres_layout_find(ctx->layout, "cpu");
+	double cpus = hmrf_cluster_cpus(ctx);
 	size_t n;
 
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
@@ -790,8 +835,9 @@ void hmrf_recalc_write(hmrf_ctx_t *ctx)
 		job_ptr = p->job_ptr;
 		if (!job_ptr->direct_set_prio)
 			job_ptr->priority =
-				_priority(ctx, job_ptr, s->fac[j], s->efac[j],
-					  (time_t)s->now, p->eligible, cpu);
+				_priority(&ctx->weights, cpus, job_ptr,
+					  s->fac[j], s->efac[j],
+					  (time_t)s->now, p->eligible);
 	}
 	s->ranked = false;
 	last_job_update = (time_t)s->now;

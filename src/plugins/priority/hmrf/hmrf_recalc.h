@@ -3,9 +3,9 @@
  * hmrf_recalc.h - translating slurmctld's job records to the core and back:
  * charging usage, ranking pending jobs, setting their priorities.
  *
- * Every function here expects the slurmctld job write lock and the node and
- * partition read locks, the assoc_mgr TRES and QOS read locks, and the
- * plugin's mutex, taken in that order.
+ * Unless a function says otherwise, it expects the slurmctld job write lock
+ * and the node and partition read locks, the assoc_mgr TRES and QOS read
+ * locks, and the plugin's mutex, taken in that order.
  */
 #ifndef HORAE_HMRF_RECALC_H
 #define HORAE_HMRF_RECALC_H
@@ -56,12 +56,42 @@ void hmrf_recalc_write(hmrf_ctx_t *ctx);
 /* Free what a recalculation keeps for the next; NULL-safe. */
 void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch);
 
-/* Charge a job that just ended for the time since the last charge. */
+/* A job's end as the books charge it; what it points to is lent. */
+typedef struct hmrf_end {
+	uint32_t job_id;
+	uint32_t assoc_id;
+	const char *account;
+	const uint64_t *tres; /* its TRES allocated, slurmctld's order */
+	uint32_t ntres;
+	time_t start, end;
+} hmrf_end_t;
+
+/* The end of job_ptr, pointing into its record. */
+hmrf_end_t hmrf_end_of(const job_record_t *job_ptr);
+
+/* Charge a job that just ended for the time since the last charge: to
+ * Slurm's association and QOS usage and to the books.  The job write
+ * lock, assoc_mgr's association and QOS write and TRES read locks, and
+ * the plugin's mutex. */
 void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr);
 
+/* The first half of hmrf_job_end, Slurm's usage from charged (the books'
+ * last charge): the job write lock and assoc_mgr's association and QOS
+ * write and TRES read locks; not the plugin's mutex. */
+void hmrf_job_end_usage(job_record_t *job_ptr, double charged);
+
+/* The second half, the books: the plugin's mutex and the TRES known
+ * (ctx->tres_known); needs no slurmctld or assoc_mgr lock. */
+void hmrf_job_end_books(hmrf_ctx_t *ctx, const hmrf_end_t *end);
+
 /* Priority of one job whose H-MRF factor is factor and Eunomia factor
- * eunomia (hmrf_eunomia.h); fills its factors. */
-uint32_t hmrf_job_priority(hmrf_ctx_t *ctx, job_record_t *job_ptr,
-			   double factor, double eunomia, time_t now);
+ * eunomia (hmrf_eunomia.h) under weights w on a cluster of cluster_cpus;
+ * fills its factors.  The job write lock; not the plugin's mutex. */
+uint32_t hmrf_job_priority(const prio_weights_t *w, double cluster_cpus,
+			   job_record_t *job_ptr, double factor, double eunomia,
+			   time_t now);
+
+/* The CPUs the cluster has, as the last recalculation counted them. */
+double hmrf_cluster_cpus(const hmrf_ctx_t *ctx);
 
 #endif /* HORAE_HMRF_RECALC_H */

@@ -14,7 +14,9 @@
  * are read and assoc_mgr's once the books are closed, keeping the mutex
  * for the ranking, and takes the job write, partition read and QOS read
  * locks again to write the priorities (_recalc_once).  State files are
- * written with no lock held.
+ * written with no lock held.  So that slurmctld's job lock never waits
+ * for a ranking, priority_p_set() does not take the mutex (hmrf_next.h)
+ * and priority_p_job_end() only tries it (hmrf_ends.h).
  */
 #include "config.h"
 
@@ -38,6 +40,8 @@
 #include "common/hmrf_shares.h"
 #include "common/state.h"
 #include "hmrf_ctx.h"
+#include "hmrf_ends.h"
+#include "hmrf_next.h"
 #include "hmrf_read_conf.h"
 #include "hmrf_usage.h"
 #include "hmrf_recalc.h"
@@ -58,6 +62,14 @@ extern bool ignore_state_errors __attribute__((weak));
 static pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
 static periodic_t *ticker;
 static hmrf_ctx_t *ctx;
+/* What priority_p_set and priority_p_job_end use without the mutex:
+ * a new job's factors, the ends that found the books busy (hmrf_next.h,
+ * hmrf_ends.h), and the books' last charge, from which a job's end
+ * charges Slurm's usage (written after the books close, both under
+ * assoc_mgr's association write lock). */
+static hmrf_next_t *next;
+static hmrf_ends_t *ends;
+static double usage_from;
 /*
  * The settings in force when fini ran, for the init that follows in the
  * same process: from 23.11, when a reconfigure's new slurmctld cannot
@@ -82,6 +94,19 @@ static void _save(hmrf_state_t *snap, char *path)
 	else if (!snap)
 		error("%s: cannot save state: out of memory", plugin_type);
 	xfree(path);
+}
+
+/* Charge the ends that found the books busy; the mutex held. */
+static void _drain_ends(const char *when)
+{
+	size_t n;
+
+	if (!ctx->tres_known)
+		return; /* kept for a hold that can read the TRES */
+	n = hmrf_ends_drain(ends, ctx);
+	if (n)
+		log_flag(PRIO, "%s: %zu job end(s) that came during a recalculation charged to the books %s",
+			 plugin_type, n, when);
 }
 
 /* One reader's part of the usage, for views_publish(). */
@@ -143,7 +168,7 @@ static void _recalc_once(void)
 	hmrf_state_t *snap;
 	json_object *shares;
 	char *path, *shares_path;
-	long gather, close = 0, write = 0;
+	long gather, close = 0, write = 0, rank, save;
 	int rc;
 	DEF_TIMERS;
 
@@ -151,6 +176,9 @@ static void _recalc_once(void)
 	assoc_mgr_lock(&alocks);
 	slurm_mutex_lock(&mutex);
 	START_TIMER; /* the time the locks are held, not waited for */
+	if (!ctx->tres_known)
+		hmrf_tres_refresh(ctx);
+	_drain_ends("before the gather");
 	rc = hmrf_recalc_gather(ctx, time(NULL));
 	unlock_slurmctld(locks);
 	END_TIMER;
@@ -158,18 +186,24 @@ static void _recalc_once(void)
 	if (!rc) {
 		START_TIMER;
 		hmrf_recalc_close(ctx);
+		usage_from = hmrf_books_charged_until(ctx->books);
 		END_TIMER;
 		close = DELTA_TIMER;
 	}
 	assoc_mgr_unlock(&alocks);
+	START_TIMER;
 	if (!rc)
 		hmrf_recalc_rank(ctx);
+	_drain_ends("after the ranking");
+	hmrf_next_publish(next, ctx);
 	snap = hmrf_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
 	shares = ctx->shares;
 	ctx->shares = NULL;
 	shares_path = xstrdup(ctx->shares_path);
 	slurm_mutex_unlock(&mutex);
+	END_TIMER;
+	rank = DELTA_TIMER;
 	if (!rc) {
 		lock_slurmctld(wlocks);
 		assoc_mgr_lock(&qlocks);
@@ -182,10 +216,13 @@ static void _recalc_once(void)
 		END_TIMER;
 		write = DELTA_TIMER;
 	}
-	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone",
-		 plugin_type, gather + write, gather, write, close);
+	START_TIMER;
 	_save(snap, path);
 	_publish(snap, shares, shares_path);
+	END_TIMER;
+	save = DELTA_TIMER;
+	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone, ranked in usec=%ld under the plugin's mutex alone; state saved and published in usec=%ld with no lock",
+		 plugin_type, gather + write, gather, write, close, rank, save);
 	hmrf_state_destroy(&snap);
 	json_object_put(shares);
 	xfree(shares_path);
@@ -258,8 +295,10 @@ int init(void)
 	hmrf_conf_destroy(&in_force);
 	ctx = hmrf_ctx_create(conf, slurm_conf.state_save_location,
 			      start_empty);
-	if (!ctx)
+	if (!ctx || !(next = hmrf_next_create(ctx)))
 		fatal("%s: cannot start: see the errors above", plugin_type);
+	ends = hmrf_ends_create();
+	usage_from = hmrf_books_charged_until(ctx->books);
 	window_format(&conf->window, win, sizeof(win));
 	info("%s: policy %s, window %s, period %.0fs, TRES %s, %d configured accounts (%s)",
 	     plugin_type, hmrf_policy_name(conf->policy), win, conf->period,
@@ -282,6 +321,7 @@ int fini(void)
 	/* Jobs ran until now: charge them before the last save. */
 	_recalc_once();
 	slurm_mutex_lock(&mutex);
+	_drain_ends("at shutdown");
 	snap = hmrf_ctx_snapshot(ctx);
 	path = xstrdup(ctx->state_path);
 	if (plugin_pin()) {
@@ -290,6 +330,8 @@ int fini(void)
 		ctx->conf = NULL;
 	}
 	hmrf_ctx_destroy(&ctx);
+	hmrf_next_destroy(&next);
+	hmrf_ends_destroy(&ends);
 	hmrf_usage_fini();
 	slurm_mutex_unlock(&mutex);
 	_save(snap, path);
@@ -297,24 +339,15 @@ int fini(void)
 	return SLURM_SUCCESS;
 }
 
-/* Called with the job write lock held. */
+/* Called with the job write lock held: not the mutex (hmrf_next.h). */
 extern uint32_t priority_p_set(uint32_t last_prio, job_record_t *job_ptr)
 {
-	uint32_t prio;
-	int a;
-
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
 	if (job_ptr->direct_set_prio && job_ptr->priority > 1)
 		return job_ptr->priority;
-	if (!ctx)
+	if (!next)
 		return last_prio > 1 ? last_prio - 1 : 1;
-	slurm_mutex_lock(&mutex);
-	a = hmrf_ctx_account(ctx, job_ptr->account);
-	prio = hmrf_job_priority(ctx, job_ptr,
-				 a >= 0 ? ctx->next_factor[a] : 1.0,
-				 a >= 0 ? ctx->next_eunomia[a] : 1.0, time(NULL));
-	slurm_mutex_unlock(&mutex);
-	return prio;
+	return hmrf_next_priority(next, job_ptr, time(NULL));
 }
 
 extern void priority_p_reconfig(bool assoc_clear)
@@ -331,6 +364,7 @@ extern void priority_p_reconfig(bool assoc_clear)
 	} else {
 		slurm_mutex_lock(&mutex);
 		hmrf_ctx_reconfig(ctx, conf);
+		hmrf_next_publish(next, ctx); /* the weights */
 		slurm_mutex_unlock(&mutex);
 		info("%s: reread %s", plugin_type, path);
 	}
@@ -506,17 +540,31 @@ extern void priority_p_thread_start(void)
 }
 #endif
 
-/* Called with the job write lock held. */
+/*
+ * Called with the job write lock held.  When the books are busy (the
+ * mutex held: a ranking, most likely), Slurm's usage is charged now and
+ * the books get the end later (hmrf_ends.h), so that the job lock does
+ * not wait for them.
+ */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
 	assoc_mgr_lock_t alocks = usage_lock;
+	hmrf_end_t end;
 
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
 	if (!ctx)
 		return;
 	assoc_mgr_lock(&alocks);
-	slurm_mutex_lock(&mutex);
-	hmrf_job_end(ctx, job_ptr);
-	slurm_mutex_unlock(&mutex);
+	if (!pthread_mutex_trylock(&mutex)) {
+		if (!ctx->tres_known)
+			hmrf_tres_refresh(ctx);
+		_drain_ends("at a job's end");
+		hmrf_job_end(ctx, job_ptr);
+		slurm_mutex_unlock(&mutex);
+	} else if (job_ptr->start_time && job_ptr->end_time) {
+		end = hmrf_end_of(job_ptr);
+		hmrf_job_end_usage(job_ptr, usage_from);
+		hmrf_ends_push(ends, &end);
+	}
 	assoc_mgr_unlock(&alocks);
 }
