@@ -119,7 +119,9 @@ static void _capacity(const hmrf_ctx_t *ctx, tres_vec_t *in_service,
 	}
 }
 
-static tres_vec_t _vec(const hmrf_ctx_t *ctx, const uint64_t *cnt)
+/* The charged TRES of cnt, slurmctld's TRES counts (ncnt of them). */
+static tres_vec_t _vec_n(const hmrf_ctx_t *ctx, const uint64_t *cnt,
+			 uint32_t ncnt)
 {
 	int n = tres_layout_count(ctx->layout);
 	tres_vec_t v;
@@ -128,11 +130,18 @@ static tres_vec_t _vec(const hmrf_ctx_t *ctx, const uint64_t *cnt)
 	for (int i = 0; cnt && i < n; i++) {
 		int p = ctx->tres_pos[i];
 
-		if (p >= 0 && cnt[p] != NO_CONSUME_VAL64 &&
-		    cnt[p] != INFINITE64 && cnt[p] != NO_VAL64)
+		if (p >= 0 && (uint32_t)p < ncnt &&
+		    cnt[p] != NO_CONSUME_VAL64 && cnt[p] != INFINITE64 &&
+		    cnt[p] != NO_VAL64)
 			v.v[i] = (double)cnt[p];
 	}
 	return v;
+}
+
+/* The same of a job record's TRES array, which has all of slurmctld's. */
+static tres_vec_t _vec(const hmrf_ctx_t *ctx, const uint64_t *cnt)
+{
+	return _vec_n(ctx, cnt, UINT32_MAX);
 }
 
 /* The job's time limit (else its partition's), s; INFINITY for none: the
@@ -166,7 +175,7 @@ void hmrf_job_end_usage(job_record_t *job_ptr, double charged)
 
 void hmrf_job_end_books(hmrf_ctx_t *ctx, const hmrf_end_t *end)
 {
-	tres_vec_t alloc = { 0 };
+	tres_vec_t alloc;
 	int acct;
 
 	if (!end->start || !end->end)
@@ -174,19 +183,11 @@ void hmrf_job_end_books(hmrf_ctx_t *ctx, const hmrf_end_t *end)
 	acct = hmrf_ctx_job_account(ctx, end->assoc_id, end->account);
 	if (acct < 0)
 		return;
-	for (int i = 0; i < TRES_MAX; i++) {
-		int p = ctx->tres_pos[i];
-
-		if (p >= 0 && (uint32_t)p < end->ntres &&
-		    end->tres[p] != NO_CONSUME_VAL64 &&
-		    end->tres[p] != INFINITE64 && end->tres[p] != NO_VAL64)
-			alloc.v[i] = (double)end->tres[p];
-	}
+	alloc = _vec_n(ctx, end->tres, end->ntres);
 	if (hmrf_books_ended(ctx->books, end->job_id, acct, &alloc,
 			     (double)end->start, (double)end->end))
-		error("%s: cannot charge JobId=%u over [%ld, %ld]",
-		      plugin_type, end->job_id, (long)end->start,
-		      (long)end->end);
+		error("%s: cannot charge JobId=%u over [%ld, %ld]", plugin_type,
+		      end->job_id, (long)end->start, (long)end->end);
 }
 
 hmrf_end_t hmrf_end_of(const job_record_t *job_ptr)
