@@ -215,8 +215,8 @@ else
 fi
 # hmrf's own account of its locks (DebugFlags=Priority): slurmctld's
 # locks in all, then each hold, the books' closing (assoc_mgr's locks
-# alone), the ranking (the mutex alone) and the state's saving (no lock)
-# apart, when the log gives them.
+# alone), the ranking and the state's copy (the mutex alone) and its
+# saving (no lock) apart, when the log gives them.
 tail -n +"$((hskip + 1))" "$(cat "$work/hmrf.log")" | grep 'recalculation took' >"$work/hmrf.took"
 own()
 {
@@ -230,7 +230,8 @@ read -r gn _ _ gmed _ _ < <(own 'gather usec')
 read -r _ _ _ wmed _ _ < <(own 'write usec')
 read -r _ _ _ cmed _ _ < <(own 'closed in usec')
 read -r rn _ _ rmed _ _ < <(own 'ranked in usec')
+read -r _ _ _ pmed _ _ < <(own 'copied in usec')
 read -r _ _ _ smed _ _ < <(own 'published in usec')
 [ "$gn" = 0 ] || echo "hmrf's own log, medians: gather $gmed ms, write $wmed ms (slurmctld's locks); the books' closing $cmed ms (assoc_mgr's locks alone)"
-[ "$rn" = 0 ] || echo "hmrf's own log, medians: ranking $rmed ms (the plugin's mutex alone); state saved and published $smed ms (no lock)"
+[ "$rn" = 0 ] || echo "hmrf's own log, medians: ranking $rmed ms, the state copied $pmed ms (the plugin's mutex alone); saved and published $smed ms (no lock)"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -168,7 +168,7 @@ static void _recalc_once(void)
 	hmrf_state_t *snap;
 	json_object *shares;
 	char *path, *shares_path;
-	long gather, close = 0, write = 0, rank, save;
+	long gather, close = 0, write = 0, rank, copy, save;
 	int rc;
 	DEF_TIMERS;
 
@@ -194,6 +194,9 @@ static void _recalc_once(void)
 	START_TIMER;
 	if (!rc)
 		hmrf_recalc_rank(ctx);
+	END_TIMER;
+	rank = DELTA_TIMER;
+	START_TIMER;
 	_drain_ends("after the ranking");
 	hmrf_next_publish(next, ctx);
 	snap = hmrf_ctx_snapshot(ctx);
@@ -203,7 +206,7 @@ static void _recalc_once(void)
 	shares_path = xstrdup(ctx->shares_path);
 	slurm_mutex_unlock(&mutex);
 	END_TIMER;
-	rank = DELTA_TIMER;
+	copy = DELTA_TIMER;
 	if (!rc) {
 		lock_slurmctld(wlocks);
 		assoc_mgr_lock(&qlocks);
@@ -221,8 +224,9 @@ static void _recalc_once(void)
 	_publish(snap, shares, shares_path);
 	END_TIMER;
 	save = DELTA_TIMER;
-	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone, ranked in usec=%ld under the plugin's mutex alone; state saved and published in usec=%ld with no lock",
-		 plugin_type, gather + write, gather, write, close, rank, save);
+	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone; ranked in usec=%ld and the state copied in usec=%ld under the plugin's mutex alone; saved and published in usec=%ld with no lock",
+		 plugin_type, gather + write, gather, write, close, rank, copy,
+		 save);
 	hmrf_state_destroy(&snap);
 	json_object_put(shares);
 	xfree(shares_path);
