@@ -62,15 +62,28 @@ waitfor()
 	done
 	return 1
 }
+# threads TAG: gdb's `info threads`, between two marks named TAG.
+threads()
+{
+	printf 'echo %s_BEGIN\\n\ninfo threads\necho %s_END\\n\n' "$1" "$1" >&7
+	waitfor "$1_END" 30 &&
+		sed -n "/$1_BEGIN/,/$1_END/p" "$d/gdb.out" | tr '\n' ' '
+}
 mkfifo "$d/gdb.in"
 gdb -q -nx <"$d/gdb.in" >"$d/gdb.out" 2>&1 &
 gpid=$!
 exec 7>"$d/gdb.in"
-printf 'set pagination off\nset confirm off\nset non-stop on\nattach %s\nbreak hmrf_recalc_rank\n' "$ctld" >&7
-# Attaching stops every thread, each reported on its own: let them all be
-# reported before resuming them all.
+printf 'set pagination off\nset width 0\nset confirm off\nset non-stop on\nattach %s\nbreak hmrf_recalc_rank\n' "$ctld" >&7
+# Attaching stops every thread, each reported on its own; `continue -a`
+# resumes only those gdb has seen stop, and one it has not yet would stay
+# stopped.  So ask until gdb sees none running (up to 30 s), whatever
+# the machine's load.
 waitfor "^Breakpoint 1 at" 30
-sleep 1
+for i in $(seq 60); do
+	t=$(threads "ATTACH$i")
+	[ -n "$t" ] && ! echo "$t" | grep -q '(running)' && break
+	sleep 0.5
+done
 printf 'continue -a &\n' >&7
 waitfor "hit Breakpoint 1" 30
 tap_ok "gdb stopped the plugin's thread in hmrf_recalc_rank" $?
@@ -91,10 +104,7 @@ done
 echo "$s" >"$d/j1.state"
 timeout 30 squeue -h -o %i >"$d/squeue" 2>&1
 echo $? >"$d/squeue.rc"
-printf 'echo HORAE_THREADS\\n\ninfo threads\necho HORAE_END\\n\n' >&7
-waitfor HORAE_END 30
-still=$(sed -n '/HORAE_THREADS/,/HORAE_END/p' "$d/gdb.out" | tr '\n' ' ' |
-	grep -o '"hmrf" *hmrf_recalc_rank')
+still=$(threads AFTER | grep -o '"hmrf" *hmrf_recalc_rank')
 tap_ok "and it was still there after the steps below" $([ -n "$still" ]; echo $?)
 printf 'delete\ndetach\nquit\n' >&7
 exec 7>&-
