@@ -4,11 +4,16 @@
 # they ran on, to doc/benchmarks.md (what `make bench` does).  Each
 # benchmark compares side by side in one run (ours against the stock
 # Slurm plugin, or each policy); this script only collects what they print.
+# doc/benchmarks.md holds the last full run and nothing else: the dated
+# runs, profiles and analyses of single benchmarks are kept by hand in
+# doc/benchmarks-history.md, which this script never writes.
 #
 #   bench-all.sh [--quick]
 #
-# --quick: the core and simulator benchmarks only (no daemons, no root);
-# otherwise, as root, also the real-slurmctld ones:
+# --quick: the core and simulator benchmarks only (no daemons, no root),
+# and the report goes to standard output, so that a quick run never
+# replaces the last full one.  BENCH_OUT=FILE: write the report there
+# instead.  Otherwise, as root, also the real-slurmctld ones:
 #   bench-priority-recalc.sh 10000 100, 50000 1000 and  (priority/hmrf vs
 #                            100000 1000                multifactor, both
 #                                                        at once, 11 min each)
@@ -30,11 +35,17 @@
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 build=${HORAE_BUILDDIR:-$HERE/build}
-out=$HERE/doc/benchmarks.md
 quick=
 [ "${1:-}" = --quick ] && quick=1
+out=${BENCH_OUT:-$HERE/doc/benchmarks.md}
+[ -n "$quick" ] && out=${BENCH_OUT:-/dev/stdout}
+# The plugins and commands measured are the ones built now: installed
+# afresh into $build/stage, as contribs/horae-build does (a stage left
+# from an earlier build would measure old code).
 if [ -f "$build/config.status" ]; then
 	make -s -C "$build" >/dev/null || exit 1
+	rm -rf "$build/stage"
+	make -s -C "$build" install DESTDIR="$build/stage" >/dev/null || exit 1
 else
 	"$HERE/contribs/horae-build" >/dev/null || exit 1
 fi
@@ -42,6 +53,7 @@ make -s -C "$build/testsuite" bench/bench_rank bench/bench_submit >/dev/null || 
 export HORAE_BENCH_SUBMIT=$build/testsuite/bench/bench_submit
 export HORAE_PLUGINDIR=${HORAE_PLUGINDIR:-$build/stage$(make -s --no-print-directory -C "$build/src/plugins" print-plugindir)}
 export HORAE_BINDIR=${HORAE_BINDIR:-$build/stage/usr/local/bin}
+commit=$(git -C "$HERE" describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)
 
 tmp=$(mktemp -d /tmp/horae-bench-all.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -98,7 +110,10 @@ fi
 	echo "# Benchmarks"
 	echo
 	echo "Written by \`testsuite/bench/bench-all.sh${quick:+ --quick}\` (\`make bench\`) on"
-	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$HERE" rev-parse --short HEAD 2>/dev/null || echo unknown)."
+	case $commit in
+	*-dirty) echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit ${commit%-dirty} with changes not committed." ;;
+	*) echo "$(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit." ;;
+	esac
 	echo
 	echo "| machine | |"
 	echo "|---|---|"
@@ -106,9 +121,11 @@ fi
 	echo "| memory | $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo) |"
 	echo "| system | $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r) |"
 	echo "| Slurm | $(dpkg-query -W -f '${Version}' slurmctld 2>/dev/null || echo '?') |"
+	echo "| plugins measured | $(echo "$HORAE_PLUGINDIR" | sed "s|^$HERE/||") |"
 	echo
 	echo "Every comparison below was measured in one run, side by side; the"
-	echo "figures are what each benchmark printed."
+	echo "figures are what each benchmark printed.  Earlier runs, profiles and"
+	echo "what each change did to these figures: doc/benchmarks-history.md."
 	echo
 	cat "$tmp/report.md"
 } >"$out"
