@@ -14,6 +14,13 @@
 # the cycles sampled and their quartiles and median (us), and each
 # Placement's median over cons_tres's.
 #
+# The sides run one at a time (each its own cluster), in two passes of
+# SECONDS/2 each, the second in the reverse order of the first (cons_tres,
+# first-fit, ..., eunomia, then eunomia, ..., cons_tres), and each side's
+# figures pool both passes: a machine that drifts over the run weighs on
+# every side about alike.  Each pass's medians are printed too, so that
+# the drift shows.
+#
 #   bench-select-cycle.sh [JOBS [NODES [SECONDS]]]     (5000 64 120)
 #
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
@@ -33,6 +40,7 @@ export HORAE_PLUGINDIR
 dir=
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
+work=
 
 run()
 {
@@ -53,25 +61,59 @@ run()
 		echo "- acct$((i % 50)) $((1 + i % 48)) $((5 + i % 120)) $((1000 * (1 + i % 8))) - sleep 600"
 	done | "$SUBMIT" >&2
 	sdiag -r >/dev/null 2>&1
-	cycles_samples "$RUN" >"$dir/cycles"
-	read -r mn mq1 mmed mq3 < <(cycles_quartiles main <"$dir/cycles")
-	read -r bn bq1 bmed bq3 < <(cycles_quartiles bf <"$dir/cycles")
-	printf "$fmt" "$3" "$mn" "$mq1" "$mmed" "$mq3" "$bn" "$bq1" "$bmed" "$bq3"
-	MAIN[$3]=$mmed BF[$3]=$bmed
+	cycles_samples "$PASS" >"$dir/cycles"
+	cat "$dir/cycles" >>"$work/$3.cycles"
+	read -r mn _ mmed _ < <(cycles_quartiles main <"$dir/cycles")
+	read -r bn _ bmed _ < <(cycles_quartiles bf <"$dir/cycles")
+	printf "$pfmt" "$4" "$3" "$mn" "$mmed" "$bn" "$bmed" >&2
+	echo "$4 $3 $mn $mmed $bn $bmed" >>"$work/passes"
 	hc_stop
 	rm -rf "$dir"
 	dir=
 }
 
+# side NAME: its select plugin and eunomia.conf, as "select conf".
+side()
+{
+	case $1 in
+	cons_tres) echo "select/cons_tres" ;;
+	eunomia) echo "select/eunomia Placement=eunomia SpeedMap=gen1:1,gen2:1.5,gen3:2,gen4:3" ;;
+	*) echo "select/eunomia Placement=$1" ;;
+	esac
+}
+
 declare -A MAIN BF
+SIDES=(cons_tres first-fit best-fit affinity rpsdsf eunomia)
+PASS=$(((RUN + 1) / 2))
+work=$(mktemp -d /tmp/horae-bench-select.XXXXXX)
+: >"$work/passes"
+trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"; rm -rf "$work"' EXIT
 fmt='%-22s %6s %8s %8s %8s   %6s %8s %8s %8s\n'
-echo "$JOBS queued jobs over $NODES nodes, ${RUN} s of scheduling each: cycles sampled and their time (us)"
-printf "$fmt" select main q1 median q3 bf q1 median q3
-run select/cons_tres "" cons_tres
-for p in first-fit best-fit affinity rpsdsf; do
-	run select/eunomia "Placement=$p" "$p"
+pfmt='%-6s %-16s %6s %8s   %6s %8s\n'
+echo "  each pass: side, main cycles and median (us), backfill cycles and median (us)" >&2
+for pass in 1 2; do
+	order=("${SIDES[@]}")
+	[ "$pass" = 2 ] && order=(eunomia rpsdsf affinity best-fit first-fit cons_tres)
+	for name in "${order[@]}"; do
+		read -r sel conf < <(side "$name")
+		run "$sel" "$conf" "$name" "pass$pass"
+	done
 done
-run select/eunomia "Placement=eunomia SpeedMap=gen1:1,gen2:1.5,gen3:2,gen4:3" eunomia
+echo "$JOBS queued jobs over $NODES nodes, ${RUN} s of scheduling each in two passes of ${PASS} s (the second in reverse order): cycles sampled and their time (us)"
+printf "$fmt" select main q1 median q3 bf q1 median q3
+for name in "${SIDES[@]}"; do
+	f=$work/$name.cycles
+	touch "$f"
+	read -r mn mq1 mmed mq3 < <(cycles_quartiles main <"$f")
+	read -r bn bq1 bmed bq3 < <(cycles_quartiles bf <"$f")
+	printf "$fmt" "$name" "$mn" "$mq1" "$mmed" "$mq3" "$bn" "$bq1" "$bmed" "$bq3"
+	MAIN[$name]=$mmed BF[$name]=$bmed
+done
+echo "medians of each pass (us): side, pass 1 main and backfill, pass 2 main and backfill"
+for name in "${SIDES[@]}"; do
+	awk -v s="$name" '$2 == s { m[$1] = $4; b[$1] = $6 }
+		END { printf "%-22s %8s %8s   %8s %8s\n", s, m["pass1"], b["pass1"], m["pass2"], b["pass2"] }' "$work/passes"
+done
 for p in first-fit best-fit affinity rpsdsf eunomia; do
 	awk -v p="$p" -v a="${MAIN[$p]:--}" -v b="${MAIN[cons_tres]:--}" \
 	    -v c="${BF[$p]:--}" -v d="${BF[cons_tres]:--}" 'BEGIN {
