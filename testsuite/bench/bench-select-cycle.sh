@@ -93,7 +93,12 @@ pfmt='%-6s %-16s %6s %8s   %6s %8s\n'
 echo "  each pass: side, main cycles and median (us), backfill cycles and median (us)" >&2
 for pass in 1 2; do
 	order=("${SIDES[@]}")
-	[ "$pass" = 2 ] && order=(eunomia rpsdsf affinity best-fit first-fit cons_tres)
+	if [ "$pass" = 2 ]; then
+		order=()
+		for ((i = ${#SIDES[@]} - 1; i >= 0; i--)); do
+			order+=("${SIDES[i]}")
+		done
+	fi
 	for name in "${order[@]}"; do
 		read -r sel conf < <(side "$name")
 		run "$sel" "$conf" "$name" "pass$pass"
