@@ -154,8 +154,28 @@ struct psdsf_pass {
 	int nnan; /* users whose a is not finite: K may be NaN */
 	puser_t *u;
 	tres_vec_t *cap, *idle;
+	tres_vec_t cmax; /* per slot, at least every node's c (see _s_bound) */
 	bool *elig; /* nu x nn */
 };
+
+/*
+ * A lower bound of user pu's share on every node: its demand over the
+ * largest c of each slot it uses (a larger divisor never gives a larger
+ * quotient).  INFINITY when no node has any of a slot it demands: it is
+ * then a candidate nowhere.
+ */
+static double _s_bound(const psdsf_pass_t *p, const puser_t *pu)
+{
+	double m = 0, x;
+
+	for (int j = 0; j < pu->nslot; j++) {
+		int r = pu->slot[j];
+
+		x = pu->u.demand.v[r] / p->cmax.v[r];
+		m = x > m ? x : m;
+	}
+	return m;
+}
 
 /* Load *u as user n's state; its best is unknown. */
 static void _puser_load(psdsf_pass_t *p, int n, const psdsf_user_t *u,
@@ -176,7 +196,7 @@ static void _puser_load(psdsf_pass_t *p, int n, const psdsf_user_t *u,
 	for (int i = 0; i < p->nn; i++)
 		pu->elig[i] = !eligible || eligible[i];
 	pu->valid = false;
-	pu->s_lb = 0;
+	pu->s_lb = _s_bound(p, pu);
 	pu->best_i = -1;
 }
 
@@ -262,6 +282,11 @@ psdsf_pass_t *psdsf_pass_create(const psdsf_user_t *u, int nu,
 		memcpy(p->cap, capacity, nn * sizeof(*p->cap));
 		memcpy(p->idle, idle, nn * sizeof(*p->idle));
 	}
+	for (int i = 0; i < nn; i++)
+		for (int r = 0; r < TRES_MAX; r++)
+			p->cmax.v[r] =
+				fmax(p->cmax.v[r], residual ? idle[i].v[r] :
+							      capacity[i].v[r]);
 	for (int n = 0; n < nu; n++) {
 		p->u[n].elig = p->elig + (size_t)n * nn;
 		_puser_load(p, n, &u[n],
@@ -415,6 +440,8 @@ int psdsf_pass_set_idle(psdsf_pass_t *p, int node, const tres_vec_t *idle)
 	if (!p || !idle || node < 0 || node >= p->nn || !_vec_ok(idle))
 		return -EINVAL;
 	p->idle[node] = *idle;
+	for (int r = 0; p->residual && r < TRES_MAX; r++)
+		p->cmax.v[r] = fmax(p->cmax.v[r], idle->v[r]);
 	for (int n = 0; n < p->nu; n++) {
 		puser_t *pu = &p->u[n];
 
