@@ -25,6 +25,7 @@
 #include "placement.h"
 #include "psdsf.h"
 #include "sim_engine.h"
+#include "sim_nodeheap.h"
 #include "tsf.h"
 
 #define EPS 1e-9
@@ -115,6 +116,12 @@ typedef struct sim {
 	int sc_job; /* the request the scores are for: job, gap; -1: none */
 	double sc_gap;
 	int *cand; /* _choose_scored's candidates */
+	/* The candidates of the request scored, by score: right for
+	 * sc_epoch hp_epoch as the nodes were at change hp_chg (a change:
+	 * one node's idle TRES; chg counts them, chg_node is the last). */
+	sim_nodeheap_t *hp;
+	uint64_t hp_epoch, hp_chg, chg;
+	int chg_node;
 	int *pidx;
 	bool *fits;
 	tres_vec_t *ocap, *oidle;
@@ -152,10 +159,14 @@ static void _snap(tres_vec_t *v)
 	}
 }
 
-static bool _eligible(const sim_t *s, int job, int node)
+/* Whether job may run on node.  Most jobs name no feature: that case is
+ * answered here, without a call (it is asked for every open node of
+ * every task placed). */
+static inline bool _eligible(const sim_t *s, int job, int node)
 {
-	return sim_has_feature(s->t->nodes[node].features,
-			       s->t->jobs[job].constraint);
+	const char *want = s->t->jobs[job].constraint;
+
+	return !want[0] || sim_has_feature(s->t->nodes[node].features, want);
 }
 
 /* tres_fits over the slots in use (the others hold 0 everywhere). */
@@ -193,6 +204,14 @@ static bool _any_idle(const sim_t *s, int n, const tres_vec_t *idle)
 static bool _is_open(const sim_t *s, int n, const tres_vec_t *idle)
 {
 	return idle->v[s->cpu] > EPS || (s->cpuless && _any_idle(s, n, idle));
+}
+
+/* Node n's idle TRES have just changed. */
+static void _idle_changed(sim_t *s, int n)
+{
+	s->idle_ver[n]++;
+	s->chg++;
+	s->chg_node = n;
 }
 
 static void _open_update(sim_t *s, int n)
@@ -443,7 +462,7 @@ static void _release(sim_t *s, int j, int k)
 
 	tres_add(&s->idle[n], &job->demand);
 	_snap(&s->idle[n]);
-	s->idle_ver[n]++;
+	_idle_changed(s, n);
 	tres_add(&s->idle_total, &job->demand);
 	_snap(&s->idle_total);
 	_open_update(s, n);
@@ -548,7 +567,7 @@ static int _start_task(sim_t *s, int j, int n)
 
 	tres_sub(&s->idle[n], &job->demand);
 	_snap(&s->idle[n]);
-	s->idle_ver[n]++;
+	_idle_changed(s, n);
 	tres_sub(&s->idle_total, &job->demand);
 	_snap(&s->idle_total);
 	_open_update(s, n);
@@ -953,32 +972,35 @@ static int _cmp_int(const void *x, const void *y)
  * lone candidate is taken unscored.  Scores are kept from one task of a
  * job to the next (on bench-sim's trace 95% of them are reused).
  */
-static int _choose_scored(sim_t *s, int j, place_request_t *q)
+/* Score node n for request q into the kept scores, unless its score
+ * there is still good.  Returns 0 or -1. */
+static int _score_one(sim_t *s, int n, const place_request_t *q)
+{
+	if (s->sc_epoch_of[n] == s->sc_epoch && s->sc_ver[n] == s->idle_ver[n])
+		return 0;
+	s->pn[0].idle = s->idle[n];
+	s->pn[0].speed = s->t->nodes[n].speed;
+	if (place_score(s->c->placement.score, q, s->pn, 1, s->score, NULL))
+		return -1;
+	s->sc_epoch_of[n] = s->sc_epoch;
+	s->sc_ver[n] = s->idle_ver[n];
+	s->sc_score[n] = s->score[0];
+	return 0;
+}
+
+/* Every candidate of job j scored (the open nodes that fit a task and
+ * that it may run on), in the heap afresh.  Returns 0 or -1. */
+static int _cand_rebuild(sim_t *s, int j, const place_request_t *q)
 {
 	const sim_job_t *job = &s->t->jobs[j];
-	int best = -1;
 	size_t m = 0, fresh = 0;
-	double low = INFINITY;
 
-	q->progress_gap = s->ac[job->account].gap;
-	/* A node's score depends on the request (the job's demand, the
-	 * cluster's capacity, the account's gap) and on the node alone: the
-	 * scores kept are good for the same job and gap, on nodes whose
-	 * idle TRES have not changed since. */
-	if (s->sc_job != j ||
-	    memcmp(&s->sc_gap, &q->progress_gap, sizeof(double))) {
-		s->sc_epoch++;
-		s->sc_job = j;
-		s->sc_gap = q->progress_gap;
-	}
 	for (int k = 0; k < s->nopen; k++) {
 		int n = s->open[k];
 
 		if (_fits(s, &job->demand, &s->idle[n]) && _eligible(s, j, n))
 			s->cand[m++] = n;
 	}
-	if (m <= 1)
-		return m ? s->cand[0] : -1;
 	for (size_t k = 0; k < m; k++) {
 		int n = s->cand[k];
 
@@ -1001,17 +1023,61 @@ static int _choose_scored(sim_t *s, int j, place_request_t *q)
 		s->sc_ver[n] = s->idle_ver[n];
 		s->sc_score[n] = s->score[k];
 	}
-	for (size_t k = 0; k < m; k++) {
-		int n = s->cand[k];
-		double sc = s->sc_score[n];
+	return sim_nodeheap_build(s->hp, s->cand, m) ? -1 : 0;
+}
 
-		if (isfinite(sc) &&
-		    (best < 0 || sc < low || (sc == low && n < best))) {
-			best = n;
-			low = sc;
-		}
+/* Node n alone changed since the heap was right for job j: in or out,
+ * and in its place.  Returns 0 or -1. */
+static int _cand_update(sim_t *s, int j, const place_request_t *q, int n)
+{
+	if (!(s->open_pos[n] >= 0 &&
+	      _fits(s, &s->t->jobs[j].demand, &s->idle[n]) &&
+	      _eligible(s, j, n)))
+		return sim_nodeheap_remove(s->hp, n) ? -1 : 0;
+	if (_score_one(s, n, q))
+		return -1;
+	return sim_nodeheap_set(s->hp, n) ? -1 : 0;
+}
+
+/*
+ * The candidate the placement scores best (the lowest score, ties to the
+ * lower node; only finite scores count unless there is one candidate),
+ * or -1.  A job's tasks come one after another, each changing the node
+ * it is placed on: the candidates are kept in a heap by score, and while
+ * only one node has changed since, only that node is looked at again.
+ */
+static int _choose_scored(sim_t *s, int j, place_request_t *q)
+{
+	const sim_job_t *job = &s->t->jobs[j];
+	int top, rc;
+
+	q->progress_gap = s->ac[job->account].gap;
+	/* A node's score depends on the request (the job's demand, the
+	 * cluster's capacity, the account's gap) and on the node alone: the
+	 * scores kept are good for the same job and gap, on nodes whose
+	 * idle TRES have not changed since. */
+	if (s->sc_job != j ||
+	    memcmp(&s->sc_gap, &q->progress_gap, sizeof(double))) {
+		s->sc_epoch++;
+		s->sc_job = j;
+		s->sc_gap = q->progress_gap;
 	}
-	return best;
+	if (s->hp_epoch == s->sc_epoch && s->hp_chg == s->chg)
+		rc = 0;
+	else if (s->hp_epoch == s->sc_epoch && s->hp_chg + 1 == s->chg)
+		rc = _cand_update(s, j, q, s->chg_node);
+	else
+		rc = _cand_rebuild(s, j, q);
+	if (rc) {
+		s->hp_epoch = 0;
+		return -1;
+	}
+	s->hp_epoch = s->sc_epoch;
+	s->hp_chg = s->chg;
+	top = sim_nodeheap_top(s->hp);
+	if (sim_nodeheap_len(s->hp) <= 1)
+		return top;
+	return isfinite(s->sc_score[top]) ? top : -1;
 }
 
 /*
@@ -1559,6 +1625,7 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	s->sc_epoch_of = calloc(s->nn, sizeof(*s->sc_epoch_of));
 	s->sc_score = calloc(s->nn, sizeof(*s->sc_score));
 	s->cand = calloc(s->nn, sizeof(*s->cand));
+	s->hp = sim_nodeheap_create(s->nn, s->sc_score);
 	s->sc_job = -1;
 	s->pidx = calloc(s->nn + s->na, sizeof(int));
 	s->fits = calloc(scratch, sizeof(bool));
@@ -1567,8 +1634,7 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 	if (!s->r || !s->js || !s->ac || !s->idle || !s->open || !s->open_pos ||
 	    !s->ta || !s->ea || !s->gap || !s->pu || !s->pn || !s->score ||
 	    !s->idle_ver || !s->sc_ver || !s->sc_epoch_of || !s->sc_score ||
-	    !s->cand || !s->pidx ||
-	    !s->fits || !s->ocap || !s->oidle)
+	    !s->cand || !s->hp || !s->pidx || !s->fits || !s->ocap || !s->oidle)
 		return -ENOMEM;
 	s->r->njobs = t->njobs;
 	s->r->jobs = calloc(t->njobs ? t->njobs : 1, sizeof(*s->r->jobs));
@@ -1650,6 +1716,7 @@ static void _teardown(sim_t *s)
 	free(s->sc_ver);
 	free(s->sc_epoch_of);
 	free(s->sc_score);
+	sim_nodeheap_destroy(&s->hp);
 	free(s->cand);
 	free(s->pidx);
 	free(s->fits);
