@@ -1258,12 +1258,17 @@ static bool _round_dead(sim_t *s, size_t n)
 	int last = -1, ndead = 0;
 	int count = s->c->placement.rrr ? s->nn : s->nopen;
 
-	/* The most of each TRES any node has: what exceeds it fits none. */
+	/* The most of each TRES any node has: what exceeds it fits none.
+	 * Over the slots in use (past them every idle vector holds 0), and
+	 * without fmax, a call into libm (idle TRES are never NaN). */
 	for (int k = 0; k < count; k++) {
 		int m = s->c->placement.rrr ? k : s->open[k];
 
-		for (int i = 0; i < TRES_MAX; i++)
-			most.v[i] = fmax(most.v[i], s->idle[m].v[i]);
+		for (int i = 0; i < s->nt; i++) {
+			double x = s->idle[m].v[i];
+
+			most.v[i] = x > most.v[i] ? x : most.v[i];
+		}
 	}
 	for (size_t k = 0; k < n; k++) {
 		int j = s->ent_job[k];
