@@ -112,6 +112,25 @@ static double _dominant_n(const tres_vec_t *used, const tres_vec_t *capacity,
 	return dom / weight;
 }
 
+/* _aggregate_n and _dominant_n at once, each quotient worked out once:
+ * the same expressions, so the same values to the bit. */
+static void _both_n(const tres_vec_t *used, const tres_vec_t *capacity,
+		    double weight, int n, double *agg, double *dom)
+{
+	double sum = 0, max = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (capacity->v[i] > 0) {
+			double q = used->v[i] / capacity->v[i];
+
+			sum += q;
+			max = _max(max, q);
+		}
+	}
+	*agg = sum / weight;
+	*dom = max / weight;
+}
+
 double hmrf_aggregate(const tres_vec_t *used, const tres_vec_t *capacity,
 		      double weight)
 {
@@ -200,8 +219,7 @@ static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
 			k.k1 = beta;
 			break;
 		}
-		k.k1 = _aggregate_n(&st->used[a], R, w, st->n);
-		k.k2 = _dominant_n(&st->used[a], R, w, st->n);
+		_both_n(&st->used[a], R, w, st->n, &k.k1, &k.k2);
 		break;
 	case HMRF_POLICY_DRF:
 		k.k1 = _dominant_n(&st->running[a], R, w, st->n);
@@ -213,8 +231,7 @@ static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
 		k.k1 = _dominant_n(&st->used[a], R, w, st->n);
 		break;
 	case HMRF_POLICY_LT_AF:
-		k.k1 = _aggregate_n(&st->used[a], R, w, st->n);
-		k.k2 = _dominant_n(&st->used[a], R, w, st->n);
+		_both_n(&st->used[a], R, w, st->n, &k.k1, &k.k2);
 		break;
 	}
 	if (p->borrow_limit > 0 &&
