@@ -155,6 +155,7 @@ struct psdsf_pass {
 	puser_t *u;
 	tres_vec_t *cap, *idle;
 	tres_vec_t cmax; /* per slot, at least every node's c (see _s_bound) */
+	bool cnegz[TRES_MAX]; /* some node's c in the slot is -0 */
 	bool *elig; /* nu x nn */
 };
 
@@ -162,7 +163,8 @@ struct psdsf_pass {
  * A lower bound of user pu's share on every node: its demand over the
  * largest c of each slot it uses (a larger divisor never gives a larger
  * quotient).  INFINITY when no node has any of a slot it demands: it is
- * then a candidate nowhere.
+ * then a candidate nowhere.  A slot where some node's c is -0 is left
+ * out: the share there divides by -0, which _pshare's maximum drops.
  */
 static double _s_bound(const psdsf_pass_t *p, const puser_t *pu)
 {
@@ -171,10 +173,20 @@ static double _s_bound(const psdsf_pass_t *p, const puser_t *pu)
 	for (int j = 0; j < pu->nslot; j++) {
 		int r = pu->slot[j];
 
+		if (p->cnegz[r])
+			continue;
 		x = pu->u.demand.v[r] / p->cmax.v[r];
 		m = x > m ? x : m;
 	}
 	return m;
+}
+
+/* Slot r of some node's c is now x. */
+static void _c_seen(psdsf_pass_t *p, int r, double x)
+{
+	p->cmax.v[r] = fmax(p->cmax.v[r], x);
+	if (x == 0 && signbit(x))
+		p->cnegz[r] = true;
 }
 
 /* Load *u as user n's state; its best is unknown. */
@@ -284,9 +296,8 @@ psdsf_pass_t *psdsf_pass_create(const psdsf_user_t *u, int nu,
 	}
 	for (int i = 0; i < nn; i++)
 		for (int r = 0; r < TRES_MAX; r++)
-			p->cmax.v[r] =
-				fmax(p->cmax.v[r], residual ? idle[i].v[r] :
-							      capacity[i].v[r]);
+			_c_seen(p, r,
+				residual ? idle[i].v[r] : capacity[i].v[r]);
 	for (int n = 0; n < nu; n++) {
 		p->u[n].elig = p->elig + (size_t)n * nn;
 		_puser_load(p, n, &u[n],
@@ -441,7 +452,7 @@ int psdsf_pass_set_idle(psdsf_pass_t *p, int node, const tres_vec_t *idle)
 		return -EINVAL;
 	p->idle[node] = *idle;
 	for (int r = 0; p->residual && r < TRES_MAX; r++)
-		p->cmax.v[r] = fmax(p->cmax.v[r], idle->v[r]);
+		_c_seen(p, r, idle->v[r]);
 	for (int n = 0; n < p->nu; n++) {
 		puser_t *pu = &p->u[n];
 

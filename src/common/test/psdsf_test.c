@@ -682,6 +682,45 @@ START_TEST(test_pass_nan)
 }
 END_TEST
 
+/*
+ * A capacity slot of -0 (accepted, as >= 0): the share divides by it and
+ * the per-node maximum drops the -infinity.  The pass's starting bound
+ * must leave that slot out too, or it would skip user 0, whose share on
+ * node 0 ties user 1's and wins by the lower user.
+ */
+START_TEST(test_pass_negative_zero)
+{
+	psdsf_user_t u[2] = { { .weight = 1, .tasks = 1, .active = true },
+			      { .weight = 1, .tasks = 1, .active = true } };
+	tres_vec_t cap[2], idle[2];
+	psdsf_pass_t *p;
+	int n1, i1, n2, i2;
+
+	for (int i = 0; i < 2; i++) {
+		tres_zero(&cap[i]);
+		tres_zero(&idle[i]);
+		tres_zero(&u[i].demand);
+	}
+	cap[0].v[0] = idle[0].v[0] = 100;
+	cap[0].v[1] = -0.0;
+	idle[0].v[1] = 5;
+	cap[1].v[0] = idle[1].v[0] = 10;
+	cap[1].v[1] = idle[1].v[1] = 2;
+	u[0].demand.v[0] = u[0].demand.v[1] = 1;
+	u[1].demand.v[0] = 1;
+	ck_assert_int_eq(psdsf_pick(u, 2, cap, idle, NULL, 2, false, &n1, &i1),
+			 0);
+	ck_assert_int_eq(n1, 0);
+	ck_assert_int_eq(i1, 0);
+	p = psdsf_pass_create(u, 2, cap, idle, NULL, 2, false);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(psdsf_pass_pick(p, &n2, &i2), 0);
+	ck_assert_int_eq(n2, n1);
+	ck_assert_int_eq(i2, i1);
+	psdsf_pass_destroy(&p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("psdsf");
@@ -696,6 +735,7 @@ int main(void)
 	tcase_add_test(tc, test_pass_badargs);
 	tcase_add_test(tc, test_pass_example);
 	tcase_add_test(tc, test_pass_random);
+	tcase_add_test(tc, test_pass_negative_zero);
 	tcase_add_test(tc, test_pass_nan);
 	suite_add_tcase(s, tc);
 	return check_run(s);
