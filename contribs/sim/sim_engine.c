@@ -962,16 +962,6 @@ static int _cmp_int(const void *x, const void *y)
 	return *(const int *)x - *(const int *)y;
 }
 
-/*
- * The open node, among those that fit a task of job j, with the least
- * score, the lowest index among equal ones; -1 when none fits or none
- * scores finite.  This is place_best over the candidates sorted by index
- * (as the Slurm plugins see nodes), without sorting them: a node's score
- * does not depend on the other candidates, except first-fit's, which is
- * the candidate's rank in that order and so picks the lowest index.  A
- * lone candidate is taken unscored.  Scores are kept from one task of a
- * job to the next (on bench-sim's trace 95% of them are reused).
- */
 /* Score node n for request q into the kept scores, unless its score
  * there is still good.  Returns 0 or -1. */
 static int _score_one(sim_t *s, int n, const place_request_t *q)
@@ -1040,11 +1030,17 @@ static int _cand_update(sim_t *s, int j, const place_request_t *q, int n)
 }
 
 /*
- * The candidate the placement scores best (the lowest score, ties to the
- * lower node; only finite scores count unless there is one candidate),
- * or -1.  A job's tasks come one after another, each changing the node
- * it is placed on: the candidates are kept in a heap by score, and while
- * only one node has changed since, only that node is looked at again.
+ * The open node, among those that fit a task of job j, with the least
+ * score, the lowest index among equal ones; -1 when none fits or none
+ * scores finite, and a lone candidate whatever its score.  This is
+ * place_best over the candidates sorted by index (as the Slurm plugins
+ * see nodes), without sorting them: a node's score does not depend on the
+ * other candidates (first-fit's would, the candidate's rank in that
+ * order: _choose_first picks the lowest index instead).  A job's tasks
+ * come one after another, each changing the node it is placed on, so the
+ * scores are kept from one task to the next (on bench-sim's trace 95% of
+ * them were reused) and the candidates in a heap by score: while only
+ * one node has changed since, only that node is looked at again.
  */
 static int _choose_scored(sim_t *s, int j, place_request_t *q)
 {
