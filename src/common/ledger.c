@@ -6,6 +6,15 @@
  * Storage is one array of count x nslots x ntres doubles.  For a sliding
  * window, slot (k mod nslots) holds bucket k = [kG, (k+1)G); the buckets
  * head-nslots+1 .. head are live, head being the clock's bucket.
+ *
+ * A window sum is the oldest bucket inside it (kmin, which straddles now -
+ * L) in proportion, the buckets between kmin and head whole, and head
+ * whole.  The whole buckets strictly between kmin and head change only
+ * when the clock crosses a bucket boundary or a charge reaches back past
+ * head's start, so their sum is kept per account (mid) and worked out
+ * afresh, always in the same order, whenever either happens: a window sum
+ * then reads three vectors instead of nslots, and depends only on the
+ * buckets, never on the order of the charges that filled them.
  */
 #include <errno.h>
 #include <math.h>
@@ -25,7 +34,9 @@ struct ledger {
 	int count;	/* accounts */
 	double now;	/* the clock */
 	int64_t head;	/* bucket of the clock, sliding only */
+	int64_t kmin;	/* oldest bucket inside the window, sliding only */
 	double *data;
+	double *mid;	/* count x ntres: sum of buckets kmin+1 .. head-1 */
 };
 
 /* Largest |t / G| whose floor still fits an int64 exactly enough. */
@@ -51,6 +62,37 @@ static bool _time_ok(const ledger_t *l, double t)
 static int64_t _bucket_of(const ledger_t *l, double t)
 {
 	return (int64_t)floor(t / l->bucket);
+}
+
+/* The oldest live bucket inside the window ending at the clock. */
+static int64_t _kmin_of(const ledger_t *l)
+{
+	int64_t k = _bucket_of(l, l->now - l->w.length);
+
+	return k < l->head - l->nslots + 1 ? l->head - l->nslots + 1 : k;
+}
+
+/* Work out account acct's sum of the buckets strictly between kmin and
+ * head afresh, in increasing bucket order. */
+static void _mid_refresh(ledger_t *l, int acct)
+{
+	double *m = l->mid + (size_t)acct * l->ntres;
+
+	memset(m, 0, l->ntres * sizeof(double));
+	for (int64_t k = l->kmin + 1; k < l->head; k++) {
+		const double *s = _slot(l, acct, k);
+
+		for (int i = 0; i < l->ntres; i++)
+			m[i] += s[i];
+	}
+}
+
+static void _mid_refresh_all(ledger_t *l)
+{
+	if (l->w.kind != WINDOW_SLIDING)
+		return;
+	for (int a = 0; a < l->count; a++)
+		_mid_refresh(l, a);
 }
 
 ledger_t *ledger_create(const window_spec_t *w, double bucket, int ntres,
@@ -100,6 +142,7 @@ ledger_t *ledger_create(const window_spec_t *w, double bucket, int ntres,
 			goto einval;
 		}
 		l->head = _bucket_of(l, now);
+		l->kmin = _kmin_of(l);
 	}
 	return l;
 einval:
@@ -112,6 +155,7 @@ void ledger_destroy(ledger_t **l)
 	if (!l || !*l)
 		return;
 	free((*l)->data);
+	free((*l)->mid);
 	free(*l);
 	*l = NULL;
 }
@@ -119,7 +163,7 @@ void ledger_destroy(ledger_t **l)
 int ledger_grow(ledger_t *l, int n)
 {
 	size_t per, size;
-	double *data;
+	double *data, *mid;
 
 	if (!l || n < 0)
 		return -EINVAL;
@@ -127,12 +171,20 @@ int ledger_grow(ledger_t *l, int n)
 		return 0;
 	per = (size_t)l->nslots * l->ntres;
 	size = (size_t)n * per * sizeof(double);
+	/* Both arrays are grown before either is used at the new size: if
+	 * the second fails, the first only has spare room. */
 	data = realloc(l->data, size);
 	if (!data)
 		return -ENOMEM;
+	l->data = data;
+	mid = realloc(l->mid, (size_t)n * l->ntres * sizeof(double));
+	if (!mid)
+		return -ENOMEM;
+	l->mid = mid;
 	memset(data + (size_t)l->count * per, 0,
 	       (size_t)(n - l->count) * per * sizeof(double));
-	l->data = data;
+	memset(mid + (size_t)l->count * l->ntres, 0,
+	       (size_t)(n - l->count) * l->ntres * sizeof(double));
 	l->count = n;
 	return 0;
 }
@@ -144,14 +196,17 @@ int ledger_count(const ledger_t *l)
 
 static void _zero_all(ledger_t *l)
 {
-	if (l->data) /* none before the first account */
-		memset(l->data, 0,
-		       (size_t)l->count * l->nslots * l->ntres * sizeof(double));
+	if (!l->data) /* none before the first account */
+		return;
+	memset(l->data, 0,
+	       (size_t)l->count * l->nslots * l->ntres * sizeof(double));
+	memset(l->mid, 0, (size_t)l->count * l->ntres * sizeof(double));
 }
 
 int ledger_advance(ledger_t *l, double now)
 {
-	int64_t h, k;
+	int64_t h, k, kmin;
+	bool moved;
 
 	if (!l || !_time_ok(l, now))
 		return -EINVAL;
@@ -172,8 +227,15 @@ int ledger_advance(ledger_t *l, double now)
 					memset(_slot(l, a, k), 0,
 					       l->ntres * sizeof(double));
 		}
+		moved = h != l->head;
 		l->head = h;
-		break;
+		l->now = now;
+		kmin = _kmin_of(l);
+		if (moved || kmin != l->kmin) {
+			l->kmin = kmin;
+			_mid_refresh_all(l);
+		}
+		return 0;
 	default:
 		break;
 	}
@@ -190,18 +252,22 @@ static void _add(double *slot, const tres_vec_t *rate, int ntres, double dt)
 static void _charge_sliding(ledger_t *l, int acct, const tres_vec_t *rate,
 			    double t0, double t1)
 {
-	int64_t oldest = l->head - l->nslots + 1, k, last;
+	int64_t oldest = l->head - l->nslots + 1, k, last, first;
 	double lo = fmax(t0, (double)oldest * l->bucket), a, b;
 
 	if (t1 <= lo)
 		return;
 	last = _bucket_of(l, t1);
-	for (k = _bucket_of(l, lo); k <= last && k <= l->head; k++) {
+	first = _bucket_of(l, lo);
+	for (k = first; k <= last && k <= l->head; k++) {
 		a = fmax(lo, (double)k * l->bucket);
 		b = fmin(t1, (double)(k + 1) * l->bucket);
 		if (b > a)
 			_add(_slot(l, acct, k), rate, l->ntres, b - a);
 	}
+	/* Reaching back past head's start changes the middle buckets. */
+	if (first < l->head && last > l->kmin)
+		_mid_refresh(l, acct);
 }
 
 int ledger_charge(ledger_t *l, int acct, const tres_vec_t *rate, double t0,
@@ -235,42 +301,37 @@ int ledger_charge(ledger_t *l, int acct, const tres_vec_t *rate, double t0,
 int ledger_usage(const ledger_t *l, int acct, tres_vec_t *out)
 {
 	tres_vec_t sum;
-	int64_t k, kmin;
-	double ws, weight;
-	const double *s, *ring, *end;
+	double weight;
+	const double *old, *mid, *head;
 
 	if (!l || !out || acct < 0 || acct >= l->count)
 		return -EINVAL;
 	tres_zero(&sum);
 	if (l->w.kind != WINDOW_SLIDING) {
-		s = _slot(l, acct, 0);
+		old = _slot(l, acct, 0);
 		for (int i = 0; i < l->ntres; i++)
-			sum.v[i] = s[i];
+			sum.v[i] = old[i];
 		*out = sum;
 		return 0;
 	}
-	ws = l->now - l->w.length;
-	kmin = _bucket_of(l, ws);
-	if (kmin < l->head - l->nslots + 1)
-		kmin = l->head - l->nslots + 1;
-	/* The buckets' slots follow each other round the ring: the first
-	 * one's place is worked out, the others' are the next. */
-	ring = _slot(l, acct, 0);
-	end = ring + (size_t)l->nslots * l->ntres;
-	s = _slot(l, acct, kmin);
-	for (k = kmin; k <= l->head; k++) {
-		/* The bucket straddling now - L counts for its inside part. */
-		weight = ((double)(k + 1) * l->bucket - ws) / l->bucket;
-		/* Clipped to [0, 1] inline: fmin and fmax are calls into
-		 * libm, per bucket of every account (weight is never NaN:
-		 * the bucket is > 0 and the times finite). */
-		weight = weight < 0 ? 0 : weight > 1 ? 1 : weight;
+	/* The bucket straddling now - L counts for its inside part, the
+	 * others whole; clipped to [0, 1] inline (fmin and fmax are calls
+	 * into libm; weight is never NaN: the bucket is > 0 and the times
+	 * finite). */
+	weight = ((double)(l->kmin + 1) * l->bucket - (l->now - l->w.length)) /
+		 l->bucket;
+	weight = weight < 0 ? 0 : weight > 1 ? 1 : weight;
+	old = _slot(l, acct, l->kmin);
+	if (l->kmin == l->head) {
 		for (int i = 0; i < l->ntres; i++)
-			sum.v[i] += s[i] * weight;
-		s += l->ntres;
-		if (s == end)
-			s = ring;
+			sum.v[i] = old[i] * weight;
+		*out = sum;
+		return 0;
 	}
+	mid = l->mid + (size_t)acct * l->ntres;
+	head = _slot(l, acct, l->head);
+	for (int i = 0; i < l->ntres; i++)
+		sum.v[i] = old[i] * weight + mid[i] + head[i];
 	*out = sum;
 	return 0;
 }
@@ -368,17 +429,22 @@ ledger_t *ledger_dup(const ledger_t *l)
 {
 	ledger_t *c = malloc(sizeof(*c));
 	size_t size = (size_t)l->count * l->nslots * l->ntres * sizeof(double);
+	size_t msize = (size_t)l->count * l->ntres * sizeof(double);
 
 	if (!c)
 		goto nomem;
 	*c = *l;
 	c->data = NULL;
-	if (size && !(c->data = malloc(size))) {
+	c->mid = NULL;
+	if (size && (!(c->data = malloc(size)) || !(c->mid = malloc(msize)))) {
+		free(c->data);
 		free(c);
 		goto nomem;
 	}
-	if (size)
+	if (size) {
 		memcpy(c->data, l->data, size);
+		memcpy(c->mid, l->mid, msize);
+	}
 	return c;
 nomem:
 	errno = ENOMEM;
@@ -402,13 +468,21 @@ ledger_t *ledger_select(const ledger_t *l, const int *idx, int n)
 	*c = *l;
 	c->count = n;
 	c->data = NULL;
-	if (n && per && !(c->data = malloc(n * per * sizeof(double)))) {
+	c->mid = NULL;
+	if (n && per &&
+	    (!(c->data = malloc(n * per * sizeof(double))) ||
+	     !(c->mid = malloc(n * l->ntres * sizeof(double))))) {
+		free(c->data);
 		free(c);
 		goto nomem;
 	}
-	for (int k = 0; k < n && per; k++)
+	for (int k = 0; k < n && per; k++) {
 		memcpy(c->data + k * per, l->data + (size_t)idx[k] * per,
 		       per * sizeof(double));
+		memcpy(c->mid + k * l->ntres,
+		       l->mid + (size_t)idx[k] * l->ntres,
+		       l->ntres * sizeof(double));
+	}
 	return c;
 nomem:
 	errno = ENOMEM;
@@ -431,7 +505,11 @@ ledger_t *ledger_remap(const ledger_t *l, const int *from, int ntres)
 	*c = *l;
 	c->ntres = ntres;
 	c->data = cells ? calloc(cells * ntres, sizeof(double)) : NULL;
-	if (cells && !c->data) {
+	c->mid =
+		cells ? calloc((size_t)l->count * ntres, sizeof(double)) : NULL;
+	if (cells && (!c->data || !c->mid)) {
+		free(c->data);
+		free(c->mid);
 		free(c);
 		goto nomem;
 	}
@@ -440,6 +518,7 @@ ledger_t *ledger_remap(const ledger_t *l, const int *from, int ntres)
 			if (from[i] >= 0)
 				c->data[k * ntres + i] =
 					l->data[k * l->ntres + from[i]];
+	_mid_refresh_all(c);
 	return c;
 einval:
 	errno = EINVAL;
@@ -552,6 +631,7 @@ ledger_t *ledger_from_json(json_object *obj, horae_err_t *err)
 	}
 	if (_load_accounts(l, accts, err))
 		goto einval;
+	_mid_refresh_all(l);
 	return l;
 einval:
 	ledger_destroy(&l);

@@ -2,7 +2,8 @@
 /*
  * ledger_test.c - Check tests of ledger.c: the errno contract, the three
  * window kinds (tumbling reset at the boundary, sliding clip and its error
- * bound), bounded memory, L -> 0, and JSON round trips.
+ * bound), bounded memory, L -> 0, JSON round trips, and sliding windows
+ * against a model of the bucket scheme on generated sequences.
  */
 #include <check.h>
 
@@ -380,6 +381,174 @@ START_TEST(test_json_bad)
 }
 END_TEST
 
+/*
+ * A model of the bucket scheme ledger.h documents, written apart from
+ * ledger.c: every bucket kG..(k+1)G an account was ever charged in, kept
+ * for ever; the window sum reads the live ones (the last ceil(L/G)+1 up
+ * to the clock's), the one straddling now - L in proportion.
+ */
+enum { MODEL_ACCTS = 4, MODEL_BUCKETS = 4096 };
+
+struct model {
+	double len, g, now;
+	double amt[MODEL_ACCTS][MODEL_BUCKETS][2];
+};
+
+static void _model_charge(struct model *m, int a, const double *rate, double t0,
+			  double t1)
+{
+	for (int k = (int)floor(t0 / m->g); k < MODEL_BUCKETS; k++) {
+		double lo = fmax(t0, k * m->g), hi = fmin(t1, (k + 1) * m->g);
+
+		if (lo >= t1)
+			break;
+		for (int i = 0; i < 2 && hi > lo; i++)
+			m->amt[a][k][i] += rate[i] * (hi - lo);
+	}
+	m->now = fmax(m->now, t1);
+}
+
+static double _model_usage(const struct model *m, int a, int i)
+{
+	int head = (int)floor(m->now / m->g);
+	int live = (int)ceil(m->len / m->g) + 1;
+	double ws = m->now - m->len, sum = 0;
+
+	for (int k = head - live + 1; k <= head; k++) {
+		double w = ((k + 1) * m->g - ws) / m->g;
+
+		if (k >= 0)
+			sum += m->amt[a][k][i] * (w < 0 ? 0 : w > 1 ? 1 : w);
+	}
+	return sum;
+}
+
+static void _assert_model(const ledger_t *l, const struct model *m, int n,
+			  const char *what, int step)
+{
+	for (int a = 0; a < n; a++) {
+		tres_vec_t u;
+
+		ck_assert_int_eq(ledger_usage(l, a, &u), 0);
+		for (int i = 0; i < 2; i++) {
+			double want = _model_usage(m, a, i);
+
+			ck_assert_msg(
+				fabs(u.v[i] - want) <=
+					1e-9 * fmax(1, fabs(want)),
+				"%s, step %d, account %d, TRES %d: ledger %.17g, model %.17g",
+				what, step, a, i, u.v[i], want);
+		}
+	}
+}
+
+/* Two ledgers holding the same buckets give the same sums, to the bit. */
+static void _assert_same(const ledger_t *l, const ledger_t *c, int n,
+			 const char *what, int step)
+{
+	for (int a = 0; a < n; a++) {
+		tres_vec_t u, v;
+
+		ck_assert_int_eq(ledger_usage(l, a, &u), 0);
+		ck_assert_int_eq(ledger_usage(c, a, &v), 0);
+		for (int i = 0; i < 2; i++)
+			ck_assert_msg(
+				u.v[i] == v.v[i],
+				"%s, step %d, account %d: %.17g against %.17g",
+				what, step, a, u.v[i], v.v[i]);
+	}
+}
+
+/*
+ * Generated sequences of charges (some reaching back over many buckets,
+ * some starting before the window), clock moves (within a bucket, across
+ * a few, past the whole window), accounts added on the way, and copies
+ * (dup, select, remap, JSON) taken at random points: every window sum
+ * against the model, every copy against the original.  The sums a ledger
+ * keeps between calls must never go stale.
+ */
+START_TEST(test_sliding_model)
+{
+	static const double shapes[][2] = {
+		{ 640, 10 }, { 1000, 37 },    { 100, 100 },
+		{ 90, 7.5 }, { 3600, 56.25 }, { 50, 0.75 },
+	};
+	unsigned seed = 4242 + _i;
+	double len = shapes[_i % 6][0], g = shapes[_i % 6][1];
+	window_spec_t w = { WINDOW_SLIDING, len };
+	struct model *m = calloc(1, sizeof(*m));
+	ledger_t *l = ledger_create(&w, g, 2, 0, NULL);
+	int n = 2, steps = 600;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(l);
+	ck_assert_int_eq(ledger_grow(l, n), 0);
+	m->len = len;
+	m->g = g;
+	for (int step = 0; step < steps; step++) {
+		int op = rand_r(&seed) % 16, a = rand_r(&seed) % n;
+		double rate[2] = { 1 + rand_r(&seed) % 8,
+				   (rand_r(&seed) % 1000) / 7.0 };
+		double now = ledger_now(l), t0, t1, horizon;
+
+		/* Stay inside the model's buckets. */
+		horizon = (MODEL_BUCKETS - 2) * g;
+		if (now + 3 * len > horizon)
+			break;
+		if (op < 8) { /* a charge ending at or after the clock */
+			t1 = now + (rand_r(&seed) % 100) * g / 37.0;
+			t0 = t1 - (rand_r(&seed) % 4 ?
+					   rand_r(&seed) % 5 * g / 3 :
+					   (rand_r(&seed) % 200) * len / 50);
+			t0 = fmax(t0, 0);
+			tres_vec_t r = _vec(rate[0], rate[1]);
+			ck_assert_int_eq(ledger_charge(l, a, &r, t0, t1), 0);
+			_model_charge(m, a, rate, t0, t1);
+		} else if (op < 12) { /* the clock moves */
+			t1 = now + (op == 11 ?
+					    len * (1 + rand_r(&seed) % 3) :
+					    (rand_r(&seed) % 300) * g / 100.0);
+			ck_assert_int_eq(ledger_advance(l, t1), 0);
+			m->now = fmax(m->now, t1);
+		} else if (op == 12 && n < MODEL_ACCTS) {
+			ck_assert_int_eq(ledger_grow(l, ++n), 0);
+		} else if (op == 13) {
+			ledger_t *c = ledger_dup(l);
+
+			ck_assert_ptr_nonnull(c);
+			_assert_same(l, c, n, "dup", step);
+			ledger_destroy(&c);
+		} else if (op == 14) {
+			int idx[MODEL_ACCTS], from[2] = { 0, 1 };
+			ledger_t *c, *r;
+
+			for (int k = 0; k < n; k++)
+				idx[k] = k;
+			c = ledger_select(l, idx, n);
+			r = ledger_remap(l, from, 2);
+			ck_assert_ptr_nonnull(c);
+			ck_assert_ptr_nonnull(r);
+			_assert_same(l, c, n, "select", step);
+			_assert_same(l, r, n, "remap", step);
+			ledger_destroy(&c);
+			ledger_destroy(&r);
+		} else {
+			json_object *obj = ledger_to_json(l);
+			horae_err_t err;
+			ledger_t *c = ledger_from_json(obj, &err);
+
+			ck_assert_msg(c, "ledger_from_json: %s", err.text);
+			_assert_same(l, c, n, "JSON", step);
+			ledger_destroy(&c);
+			json_object_put(obj);
+		}
+		_assert_model(l, m, n, "original", step);
+	}
+	ledger_destroy(&l);
+	free(m);
+}
+END_TEST
+
 /* Remapping slots: kept, moved, new and dropped; the errno contract. */
 START_TEST(test_remap)
 {
@@ -426,6 +595,7 @@ int main(void)
 	tcase_add_test(tc, test_sliding_partial_bucket);
 	tcase_add_test(tc, test_sliding_memory_bounded);
 	tcase_add_test(tc, test_sliding_short_window);
+	tcase_add_loop_test(tc, test_sliding_model, 0, 24);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("json");
 	tcase_add_test(tc, test_json_roundtrip);
