@@ -196,7 +196,7 @@ int ledger_count(const ledger_t *l)
 
 static void _zero_all(ledger_t *l)
 {
-	if (!l->data) /* none before the first account */
+	if (!l->count) /* no arrays before the first account */
 		return;
 	memset(l->data, 0,
 	       (size_t)l->count * l->nslots * l->ntres * sizeof(double));
