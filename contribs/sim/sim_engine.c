@@ -962,11 +962,19 @@ static int _cmp_int(const void *x, const void *y)
 	return *(const int *)x - *(const int *)y;
 }
 
+/* Whether node n's kept score is for this request and its idle TRES
+ * as they are. */
+static bool _score_kept(const sim_t *s, int n)
+{
+	return s->sc_epoch_of[n] == s->sc_epoch &&
+	       s->sc_ver[n] == s->idle_ver[n];
+}
+
 /* Score node n for request q into the kept scores, unless its score
  * there is still good.  Returns 0 or -1. */
 static int _score_one(sim_t *s, int n, const place_request_t *q)
 {
-	if (s->sc_epoch_of[n] == s->sc_epoch && s->sc_ver[n] == s->idle_ver[n])
+	if (_score_kept(s, n))
 		return 0;
 	s->pn[0].idle = s->idle[n];
 	s->pn[0].speed = s->t->nodes[n].speed;
@@ -994,8 +1002,7 @@ static int _cand_rebuild(sim_t *s, int j, const place_request_t *q)
 	for (size_t k = 0; k < m; k++) {
 		int n = s->cand[k];
 
-		if (s->sc_epoch_of[n] == s->sc_epoch &&
-		    s->sc_ver[n] == s->idle_ver[n])
+		if (_score_kept(s, n))
 			continue;
 		s->pidx[fresh] = n;
 		s->pn[fresh].idle = s->idle[n];

@@ -9,7 +9,8 @@
  * one that is not (INFINITY, NaN), a lower one before a higher, and a
  * tie goes to the lower node; nodes whose scores are not finite come in
  * node order.  The caller changes score[n] only for a node not in the
- * heap, or calls sim_nodeheap_set(n) right after.
+ * heap, or calls sim_nodeheap_set(n) right after (or builds the heap
+ * afresh).
  */
 #ifndef HORAE_SIM_NODEHEAP_H
 #define HORAE_SIM_NODEHEAP_H

@@ -181,10 +181,11 @@ static double _s_bound(const psdsf_pass_t *p, const puser_t *pu)
 	return m;
 }
 
-/* Slot r of some node's c is now x. */
+/* Slot r of some node's c is now x (never NaN: _vec_ok).  A comparison,
+ * not fmax, a call into libm: this runs per slot at every placement. */
 static void _c_seen(psdsf_pass_t *p, int r, double x)
 {
-	p->cmax.v[r] = fmax(p->cmax.v[r], x);
+	p->cmax.v[r] = x > p->cmax.v[r] ? x : p->cmax.v[r];
 	if (x == 0 && signbit(x))
 		p->cnegz[r] = true;
 }
