@@ -435,6 +435,28 @@ static bool _part_wanted(const char *partitions, const char *part)
 }
 #endif
 
+#if HORAE_PRIO_FACTORS_SPLIT
+#define _destroy_factors slurm_destroy_priority_factors_object
+#else
+/*
+ * 22.05's slurm_destroy_priority_factors_object frees the TRES arrays and
+ * the object, not the partition's name (multifactor lends it the
+ * partition record's, which slurmctld reads after the locks are let go):
+ * the copy each object here owns is freed here, or every sprio would leave
+ * one string per pending job behind.
+ */
+static void _destroy_factors(void *x)
+{
+	priority_factors_object_t *obj = x;
+
+	if (obj)
+		xfree(obj->partition);
+	slurm_destroy_priority_factors_object(obj);
+}
+#endif
+
+/* sprio's object for a pending job: what it owns is freed by
+ * _destroy_factors. */
 static priority_factors_object_t *_factors(job_record_t *job_ptr)
 {
 	priority_factors_object_t *obj = xmalloc(sizeof(*obj));
@@ -456,6 +478,7 @@ static priority_factors_object_t *_factors(job_record_t *job_ptr)
 				obj, job_ptr->prio_factors);
 		else /* none yet: sprio shows site and nice less the offset */
 			obj->priority_site = obj->nice = NICE_OFFSET;
+		xfree(obj->partition); /* the cache's, copied: set below */
 #endif
 	}
 	obj->job_id = job_ptr->job_id;
@@ -487,7 +510,7 @@ extern list_t *priority_p_get_priority_factors_list(uid_t uid)
 	slurmctld_lock_t locks = { .job = READ_LOCK, .node = READ_LOCK,
 				   .part = READ_LOCK };
 #endif
-	list_t *ret_list = list_create(slurm_destroy_priority_factors_object);
+	list_t *ret_list = list_create(_destroy_factors);
 	list_itr_t *itr;
 	job_record_t *job_ptr;
 
