@@ -16,7 +16,8 @@
 #   - the main scheduler's and backfill's cycle times (sdiag, sampled as
 #     bench-select-cycle.sh does) over the whole measuring window, while
 #     the calls above run;
-#   - slurmctld's resident memory at the end (VmRSS) and its peak (VmHWM).
+#   - slurmctld's resident memory at the end (VmRSS), split by where it
+#     lies (rss_split), and its peak (VmHWM).
 #
 # and each figure's ratio Horae / stock (for a rate, stock / Horae, so
 # that above 1 is always Horae worse).
@@ -87,6 +88,20 @@ timed()
 		t1=$(date +%s%N)
 		echo $(((t1 - t0) / 1000)) | awk '{ printf "%.1f\n", $1 / 1000 }'
 	done
+}
+
+# rss_split PID: where slurmctld's resident memory lies, MB: "heap" the
+# main malloc arena (brk), "arenas" the other anonymous maps (the arenas
+# of malloc's other threads, blocks too large for an arena, stacks), "files"
+# what is mapped from files (libraries, plugins).
+rss_split()
+{
+	awk '/^[0-9a-f]+-[0-9a-f]+ / { m = (NF >= 6) ? $6 : ""; next }
+		/^Rss:/ { if (m == "[heap]") h += $2
+			  else if (m == "" || m ~ /^\[/) a += $2
+			  else f += $2 }
+		END { printf "rss_heap %.0f\nrss_arenas %.0f\nrss_files %.0f\n",
+			     h / 1024, a / 1024, f / 1024 }' "/proc/$1/smaps"
 }
 
 # sbatch_rate: real sbatch, NSBATCH jobs by LOOPS loops; prints jobs/s.
@@ -176,6 +191,7 @@ side()
 	echo "bf_med $m" >>"$out"
 	awk '/^VmRSS/ { printf "rss %.0f\n", $2 / 1024 } /^VmHWM/ { printf "hwm %.0f\n", $2 / 1024 }' \
 		"/proc/$pid/status" >>"$out"
+	rss_split "$pid" >>"$out"
 	echo "queued $(squeue -h -o %i 2>/dev/null | wc -l)" >>"$out"
 	cd / && hc_stop
 	rm -rf "$dir"
@@ -211,6 +227,9 @@ row "main cycle us, median" main_med 1
 row "backfill cycle us, median" bf_med 1
 row "slurmctld RSS MB, end" rss 1
 row "slurmctld peak RSS MB" hwm 1
+row "  of RSS: main heap MB" rss_heap 1
+row "  of RSS: other anonymous MB" rss_arenas 1
+row "  of RSS: mapped files MB" rss_files 1
 printf "$fmt" "main cycles sampled" "$(fig stock main_n)" "$(fig horae main_n)" ""
 printf "$fmt" "backfill cycles sampled" "$(fig stock bf_n)" "$(fig horae bf_n)" ""
 printf "$fmt" "jobs queued at the end" "$(fig stock queued)" "$(fig horae queued)" ""
