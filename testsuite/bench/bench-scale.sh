@@ -16,8 +16,10 @@
 #   - the main scheduler's and backfill's cycle times (sdiag, sampled as
 #     bench-select-cycle.sh does) over the whole measuring window, while
 #     the calls above run;
-#   - slurmctld's resident memory at the end (VmRSS), split by where it
-#     lies (rss_split), and its peak (VmHWM).
+#   - slurmctld's resident memory (VmRSS) once the queue is submitted,
+#     after the squeue calls, after the sprio calls (a call that keeps
+#     memory shows there) and at the end, split by where it lies
+#     (rss_split), and its peak (VmHWM).
 #
 # and each figure's ratio Horae / stock (for a rate, stock / Horae, so
 # that above 1 is always Horae worse).
@@ -104,6 +106,9 @@ rss_split()
 			     h / 1024, a / 1024, f / 1024 }' "/proc/$1/smaps"
 }
 
+# rss_mb PID: its resident memory now, MB.
+rss_mb() { awk '/^VmRSS/ { printf "%.0f\n", $2 / 1024 }' "/proc/$1/status"; }
+
 # sbatch_rate: real sbatch, NSBATCH jobs by LOOPS loops; prints jobs/s.
 sbatch_rate()
 {
@@ -166,6 +171,7 @@ side()
 	done | "$SUBMIT" >&2
 	awk -v n="$JOBS" -v a="$t0" -v b="$(date +%s.%N)" \
 		'BEGIN { printf "submit %.1f\n", n / (b - a) }' >"$out"
+	echo "rss_queued $(rss_mb "$pid")" >>"$out"
 	# The measuring window: cycles sampled all along, the calls in it.
 	sdiag -r >/dev/null 2>&1
 	t0=$SECONDS
@@ -173,7 +179,9 @@ side()
 	spid=$!
 	echo "  $name: $CALLS squeue, $CALLS sprio, $NSBATCH sbatch" >&2
 	timed "$CALLS" squeue -h >"$work/$name.squeue"
+	echo "rss_squeue $(rss_mb "$pid")" >>"$out"
 	timed "$CALLS" sprio -h >"$work/$name.sprio"
+	echo "rss_sprio $(rss_mb "$pid")" >>"$out"
 	echo "sbatch $(sbatch_rate)" >>"$out"
 	wait "$spid"
 	echo "window $((SECONDS - t0))" >>"$out"
@@ -225,6 +233,9 @@ row "sprio ms, median" sprio_med 1
 row "sprio ms, p99" sprio_p99 1
 row "main cycle us, median" main_med 1
 row "backfill cycle us, median" bf_med 1
+row "slurmctld RSS MB, queue submitted" rss_queued 1
+row "  after the squeue calls" rss_squeue 1
+row "  after the sprio calls" rss_sprio 1
 row "slurmctld RSS MB, end" rss 1
 row "slurmctld peak RSS MB" hwm 1
 row "  of RSS: main heap MB" rss_heap 1
