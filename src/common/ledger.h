@@ -12,10 +12,11 @@
  * keeps ceil(L/G)+1 buckets of G seconds per account and the sum of its
  * whole buckets inside the window (so that reading a window sum costs the
  * same however many buckets it has), never per-job history.  Error bound
- * of a sliding window: usage is assumed uniform within a bucket, so the oldest bucket, which straddles now - L, is counted in
- * proportion to its part inside the window; the error is at most what the
- * account used in that one bucket (at most G x its largest rate), and zero
- * when the window start falls on a bucket boundary.
+ * of a sliding window: usage is assumed uniform within a bucket, so the
+ * oldest bucket, which straddles now - L, is counted in proportion to its
+ * part inside the window; the error is at most what the account used in
+ * that one bucket (at most G x its largest rate), and zero when the window
+ * start falls on a bucket boundary.
  */
 #ifndef HORAE_LEDGER_H
 #define HORAE_LEDGER_H
