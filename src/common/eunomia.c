@@ -145,7 +145,6 @@ static size_t _group(const eunomia_job_t *jobs, const size_t *count,
 
 struct eunomia_ranker {
 	hmrf_ranker_t *r[2]; /* the runnable jobs, then the others */
-	hmrf_job_t *hj[2];   /* their form for H-MRF, kept for r */
 	size_t *idx[2];	     /* their indices in the caller's jobs[] */
 	int cur;	     /* the group being given */
 	bool given;	     /* whether last holds a job */
@@ -160,7 +159,6 @@ void eunomia_ranker_destroy(eunomia_ranker_t **rp)
 		return;
 	for (int g = 0; g < 2; g++) {
 		hmrf_ranker_destroy(&r->r[g]);
-		free(r->hj[g]);
 		free(r->idx[g]);
 	}
 	free(r);
@@ -174,21 +172,25 @@ static int _group_ranker(eunomia_ranker_t *r, int g, const hmrf_account_t *ha,
 			 const size_t *count, size_t njobs, horae_err_t *err)
 {
 	size_t m = njobs ? njobs : 1, n, *cnt = NULL;
+	hmrf_job_t *hj = malloc(m * sizeof(*hj)); /* read at creation */
 	hmrf_params_t p;
+	int rc;
 
-	r->hj[g] = malloc(m * sizeof(*r->hj[g]));
 	r->idx[g] = malloc(m * sizeof(*r->idx[g]));
 	if (count)
 		cnt = malloc(m * sizeof(*cnt));
-	if (!r->hj[g] || !r->idx[g] || (count && !cnt)) {
+	if (!hj || !r->idx[g] || (count && !cnt)) {
+		free(hj);
 		free(cnt);
 		return err_set(err, -ENOMEM, "out of memory");
 	}
 	_params(&p, monopoly);
-	n = _group(jobs, count, njobs, g, r->hj[g], r->idx[g], cnt);
-	r->r[g] = hmrf_ranker_create(&p, ha, nacct, r->hj[g], cnt, n, err);
+	n = _group(jobs, count, njobs, g, hj, r->idx[g], cnt);
+	r->r[g] = hmrf_ranker_create(&p, ha, nacct, hj, cnt, n, err);
+	rc = r->r[g] ? 0 : errno == ENOMEM ? -ENOMEM : -EINVAL;
+	free(hj);
 	free(cnt);
-	return r->r[g] ? 0 : errno == ENOMEM ? -ENOMEM : -EINVAL;
+	return rc;
 }
 
 eunomia_ranker_t *eunomia_ranker_create(const eunomia_account_t *accts,

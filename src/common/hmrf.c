@@ -198,8 +198,9 @@ static rank_key_t _tolerate(rank_key_t k)
 	return k;
 }
 
-/* Key of account a, whose next job is job (its span is the step). */
-static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
+/* Key of account a, whose next job has span d (min(duration, horizon):
+ * the step). */
+static rank_key_t _key(const rank_state_t *st, int a, double d)
 {
 	const hmrf_params_t *p = st->p;
 	const tres_vec_t *R = &p->capacity;
@@ -213,7 +214,7 @@ static rank_key_t _key(const rank_state_t *st, int a, const hmrf_job_t *job)
 	}
 	switch (p->policy) {
 	case HMRF_POLICY_HMRF:
-		beta = _step_beta(st, a, _min(job->duration, p->horizon));
+		beta = _step_beta(st, a, d);
 		if (beta < 1 - HMRF_TIE) {
 			k.cls = CLASS_LOSS;
 			k.k1 = beta;
@@ -259,7 +260,8 @@ static int _order(double x, double tx, double y, double ty)
 	return d > m ? 1 : d < -m ? -1 : 0;
 }
 
-static bool _before(const rank_state_t *st, int a, int b)
+static inline __attribute__((always_inline)) bool
+_before(const rank_state_t *st, int a, int b)
 {
 	const rank_key_t *x = &st->keys[a], *y = &st->keys[b];
 	int o;
@@ -278,6 +280,8 @@ static bool _heap_before(const void *a, const void *b, void *arg)
 	return _before(arg, *(const int *)a, *(const int *)b);
 }
 
+/* The parameters and accounts; the jobs are checked as they are grouped
+ * (_group). */
 static int _check_input(const hmrf_params_t *p, const hmrf_account_t *accts,
 			int nacct, const hmrf_job_t *jobs, size_t njobs,
 			horae_err_t *err)
@@ -293,17 +297,25 @@ static int _check_input(const hmrf_params_t *p, const hmrf_account_t *accts,
 			return err_set(err, -EINVAL,
 				       "rank: account %d has weight %g; it must be > 0",
 				       a, accts[a].weight);
-	for (size_t j = 0; j < njobs; j++) {
-		if (jobs[j].account < 0 || jobs[j].account >= nacct)
-			return err_set(err, -EINVAL,
-				       "rank: job %zu names account %d of %d", j,
-				       jobs[j].account, nacct);
-		if (!(jobs[j].duration >= 0) ||
-		    !isfinite(fmin(jobs[j].duration, p->horizon)))
-			return err_set(err, -EINVAL,
-				       "rank: job %zu has duration %g; it must be >= 0, and finite without a horizon",
-				       j, jobs[j].duration);
-	}
+	return 0;
+}
+
+/* Job j of jobs[] as _check_input would have it, with its repeats. */
+static int _check_job(const hmrf_params_t *p, int nacct,
+		      const hmrf_job_t *job, const size_t *count, size_t j,
+		      horae_err_t *err)
+{
+	if (job->account < 0 || job->account >= nacct)
+		return err_set(err, -EINVAL, "rank: job %zu names account %d of %d",
+			       j, job->account, nacct);
+	if (!(job->duration >= 0) || !isfinite(fmin(job->duration, p->horizon)))
+		return err_set(err, -EINVAL,
+			       "rank: job %zu has duration %g; it must be >= 0, and finite without a horizon",
+			       j, job->duration);
+	if (count && !count[j])
+		return err_set(err, -EINVAL,
+			       "rank: job %zu is given 0 times; it must be 1 or more",
+			       j);
 	return 0;
 }
 
@@ -316,29 +328,41 @@ static double _weight_sum(const hmrf_account_t *accts, int nacct)
 	return sum;
 }
 
-/* Jobs grouped by account, each group in input order: a counting sort. */
-static int _group(const hmrf_job_t *jobs, size_t njobs, int nacct,
-		  size_t **first, size_t **byacct)
+/*
+ * How many jobs each account has, and the TRES slots the jobs use: one
+ * pass over jobs[] that checks each job (_check_job) as it goes.  first
+ * gets nacct + 1 entries: where each account's jobs begin in the grouped
+ * order (_lay_out), and past the last.  On a bad job, -EINVAL (err names
+ * it) and nothing kept; -ENOMEM.
+ */
+static int _count(const hmrf_params_t *p, const hmrf_job_t *jobs,
+		  const size_t *count, size_t njobs, int nacct, size_t **first,
+		  int *slots, horae_err_t *err)
 {
 	size_t *start = calloc((size_t)nacct + 1, sizeof(*start));
-	size_t *idx = malloc((njobs ? njobs : 1) * sizeof(*idx));
+	int n = 0, rc;
 
-	if (!start || !idx) {
-		free(start);
-		free(idx);
-		return -ENOMEM;
+	if (!start)
+		return err_set(err, -ENOMEM, "out of memory");
+	for (size_t j = 0; j < njobs; j++) {
+		const hmrf_job_t *job = &jobs[j];
+
+		if ((rc = _check_job(p, nacct, job, count, j, err))) {
+			free(start);
+			return rc;
+		}
+		start[job->account + 1]++;
+		/* past n, only whether any slot is in use */
+		for (int i = TRES_MAX; i > n; i--)
+			if (job->tres.v[i - 1] != 0) {
+				n = i;
+				break;
+			}
 	}
-	for (size_t j = 0; j < njobs; j++)
-		start[jobs[j].account + 1]++;
 	for (int a = 0; a < nacct; a++)
 		start[a + 1] += start[a];
-	for (size_t j = 0; j < njobs; j++)
-		idx[start[jobs[j].account]++] = j;
-	/* start[a] now points past group a; shift back to its beginning. */
-	memmove(start + 1, start, (size_t)nacct * sizeof(*start));
-	start[0] = 0;
 	*first = start;
-	*byacct = idx;
+	*slots = n;
 	return 0;
 }
 
@@ -384,27 +408,61 @@ static void _state_free(rank_state_t *st)
 	free(st->heap);
 }
 
-/* Charge job j to account a, virtually. */
-static void _charge(rank_state_t *st, int a, const hmrf_job_t *job)
+/*
+ * The account at the top of the heap, keyed again, put in its place:
+ * Floyd's sift, the hole taken down the path of the children that come
+ * first (one comparison a level) and the account raised from there.  An
+ * account just charged a job mostly belongs far down, where this takes
+ * about half the comparisons of sinking it level by level; under a strict
+ * order the heap gives the same accounts first either way.
+ */
+static void _sink_top(rank_state_t *st)
 {
-	double d = _min(job->duration, st->p->horizon);
-	double *used = st->used[a].v, *run = st->running[a].v;
+	int *h = st->heap, top = h[0];
+	size_t n = st->heap_len, i = 0, c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && _before(st, h[c + 1], h[c]))
+			c++;
+		h[i] = h[c];
+		i = c;
+	}
+	while (i > 0) {
+		size_t up = (i - 1) / 2;
+
+		if (!_before(st, top, h[up]))
+			break;
+		h[i] = h[up];
+		i = up;
+	}
+	h[i] = top;
+}
+
+/* Charge a job to account a, virtually: job is its place in the
+ * ranker's layout (its span, then its TRES). */
+static void _charge(rank_state_t *st, int a, const double *job)
+{
+	double d = job[0], *used = st->used[a].v, *run = st->running[a].v;
+	const double *tres = job + 1;
 
 	for (int i = 0; i < st->n; i++) {
-		used[i] += job->tres.v[i] * d;
-		run[i] += job->tres.v[i];
+		used[i] += tres[i] * d;
+		run[i] += tres[i];
 	}
 	st->starving[a] = false;
 }
 
-/* The slots in use: past the last one that is not 0 in the capacity, in
- * any account's vectors or in any job's, all hold 0. */
+/* The slots in use, at least jobs (those the jobs use): past the last
+ * one that is not 0 in the capacity, in any account's vectors or in any
+ * job's, all hold 0. */
 static int _slots_in_use(const hmrf_params_t *p, const hmrf_account_t *accts,
-			 int nacct, const hmrf_job_t *jobs, size_t njobs)
+			 int nacct, int jobs)
 {
 	const tres_vec_t *v[4];
 	int n = tres_slots(&p->capacity), k;
 
+	if (jobs > n)
+		n = jobs;
 	for (int a = 0; a < nacct && n < TRES_MAX; a++) {
 		v[0] = &accts[a].used;
 		v[1] = &accts[a].running;
@@ -414,30 +472,16 @@ static int _slots_in_use(const hmrf_params_t *p, const hmrf_account_t *accts,
 			if ((k = tres_slots(v[i])) > n)
 				n = k;
 	}
-	for (size_t j = 0; j < njobs && n < TRES_MAX; j++)
-		if ((k = tres_slots(&jobs[j].tres)) > n)
-			n = k;
 	return n;
-}
-
-/* Ask for the parts of a job _key and _charge read (a hint only: it
- * changes no result, and compilers without it skip it). */
-static inline void _fetch_job(const hmrf_job_t *job)
-{
-#if defined(__GNUC__)
-	__builtin_prefetch(job);
-	__builtin_prefetch(&job->duration);
-#else
-	(void)job;
-#endif
 }
 
 struct hmrf_ranker {
 	hmrf_params_t p;	/* a copy: the caller's may go */
 	hmrf_account_t *accts;	/* a copy, or NULL: lent by hmrf_rank */
-	const hmrf_job_t *jobs; /* the caller's, kept until destroy */
 	rank_state_t st;
-	size_t *first, *byacct; /* jobs grouped by account (_group) */
+	size_t *first, *byacct; /* jobs grouped by account (_lay_out) */
+	double *lay;		/* what is read of them, in byacct's order */
+	size_t stride;		/* doubles a job has in lay */
 	size_t *next;		/* each account's job being given */
 	size_t *left;		/* how many times more it is given */
 	size_t *count;		/* each job's repeats; NULL: once each */
@@ -454,11 +498,51 @@ void hmrf_ranker_destroy(hmrf_ranker_t **rp)
 	free(r->accts);
 	free(r->first);
 	free(r->byacct);
+	free(r->lay);
 	free(r->next);
 	free(r->left);
 	free(r->count);
 	free(r);
 	*rp = NULL;
+}
+
+/* Where the job at place k of byacct lies in lay. */
+static inline double *_laid(const hmrf_ranker_t *r, size_t k)
+{
+	return r->lay + k * r->stride;
+}
+
+/*
+ * The jobs grouped by account, each group in input order (a counting
+ * sort over _count's first), and in lay what the ranking reads of each,
+ * in the same order: its span min(duration, horizon), then its n TRES.
+ * The jobs lie far apart in memory, and each account's come up a
+ * thousand places apart when there are a thousand accounts; laid out so,
+ * an account's next job is beside its last, and a pass reads jobs[] in
+ * its own order, which memory serves fastest.  Uses next as the cursor
+ * and leaves it at first.
+ */
+static int _lay_out(hmrf_ranker_t *r, const hmrf_job_t *jobs, size_t njobs,
+		    int nacct)
+{
+	size_t n = (size_t)r->st.n, *at = r->next;
+
+	r->stride = n + 1;
+	r->byacct = malloc((njobs ? njobs : 1) * sizeof(*r->byacct));
+	r->lay = malloc((njobs ? njobs : 1) * r->stride * sizeof(*r->lay));
+	if (!r->byacct || !r->lay)
+		return -ENOMEM;
+	memcpy(at, r->first, ((size_t)nacct + 1) * sizeof(*at));
+	for (size_t j = 0; j < njobs; j++) {
+		size_t k = at[jobs[j].account]++;
+		double *job = _laid(r, k);
+
+		r->byacct[k] = j;
+		job[0] = _min(jobs[j].duration, r->p.horizon);
+		memcpy(job + 1, jobs[j].tres.v, n * sizeof(*job));
+	}
+	memcpy(at, r->first, ((size_t)nacct + 1) * sizeof(*at));
+	return 0;
 }
 
 /* How many times job j is given. */
@@ -467,8 +551,10 @@ static inline size_t _repeats(const hmrf_ranker_t *r, size_t j)
 	return r->count ? r->count[j] : 1;
 }
 
-/* The ranker over checked input; with copy, over its own copy of the
- * accounts (hmrf_rank, which outlives its ranker, lends them). */
+/* The ranker over parameters and accounts _check_input passed; the jobs
+ * it checks itself (_group).  With copy, over its own copy of the
+ * accounts (hmrf_rank, which outlives its ranker, lends them).  NULL with
+ * errno EINVAL (err says what) or ENOMEM. */
 static hmrf_ranker_t *_ranker_new(const hmrf_params_t *p,
 				  const hmrf_account_t *accts, int nacct,
 				  const hmrf_job_t *jobs, const size_t *count,
@@ -477,11 +563,11 @@ static hmrf_ranker_t *_ranker_new(const hmrf_params_t *p,
 	size_t na = nacct > 0 ? (size_t)nacct : 1;
 	const hmrf_account_t *acc = accts;
 	hmrf_ranker_t *r = calloc(1, sizeof(*r));
+	int rc = -ENOMEM, slots = 0;
 
 	if (!r)
 		goto nomem;
 	r->p = *p;
-	r->jobs = jobs;
 	r->given = -1;
 	r->next = malloc((na + 1) * sizeof(*r->next));
 	r->left = malloc((na + 1) * sizeof(*r->left));
@@ -500,24 +586,28 @@ static hmrf_ranker_t *_ranker_new(const hmrf_params_t *p,
 			goto nomem;
 		memcpy(r->count, count, njobs * sizeof(*r->count));
 	}
-	if (_state_init(&r->st, &r->p, acc, nacct) ||
-	    _group(jobs, njobs, nacct, &r->first, &r->byacct))
+	if (_state_init(&r->st, &r->p, acc, nacct))
 		goto nomem;
-	r->st.n = _slots_in_use(&r->p, acc, nacct, jobs, njobs);
+	if ((rc = _count(&r->p, jobs, count, njobs, nacct, &r->first, &slots,
+			 err)))
+		goto fail;
+	r->st.n = _slots_in_use(&r->p, acc, nacct, slots);
+	if ((rc = _lay_out(r, jobs, njobs, nacct)))
+		goto nomem;
 	for (int a = 0; a < nacct; a++) {
-		r->next[a] = r->first[a];
 		if (r->first[a] == r->first[a + 1])
 			continue;
 		r->left[a] = _repeats(r, r->byacct[r->next[a]]);
-		r->st.keys[a] = _key(&r->st, a, &jobs[r->byacct[r->next[a]]]);
+		r->st.keys[a] = _key(&r->st, a, _laid(r, r->next[a])[0]);
 		heap_push(r->st.heap, sizeof(int), &r->st.heap_len, &a,
 			  _heap_before, &r->st);
 	}
 	return r;
 nomem:
-	hmrf_ranker_destroy(&r);
 	err_set(err, -ENOMEM, "out of memory");
-	errno = ENOMEM;
+fail:
+	hmrf_ranker_destroy(&r);
+	errno = -rc;
 	return NULL;
 }
 
@@ -528,11 +618,6 @@ hmrf_ranker_t *hmrf_ranker_create(const hmrf_params_t *p,
 {
 	int rc = _check_input(p, accts, nacct, jobs, njobs, err);
 
-	for (size_t j = 0; !rc && count && j < njobs; j++)
-		if (!count[j])
-			rc = err_set(err, -EINVAL,
-				     "rank: job %zu is given 0 times; it must be 1 or more",
-				     j);
 	if (rc) {
 		errno = -rc;
 		return NULL;
@@ -546,7 +631,7 @@ static void _ranker_settle(hmrf_ranker_t *r, int a)
 {
 	rank_state_t *st = &r->st;
 
-	_charge(st, a, &r->jobs[r->byacct[r->next[a]]]);
+	_charge(st, a, _laid(r, r->next[a]));
 	if (!r->count || !--r->left[a]) {
 		if (++r->next[a] == r->first[a + 1]) {
 			heap_pop(st->heap, sizeof(int), &st->heap_len, &a,
@@ -555,16 +640,10 @@ static void _ranker_settle(hmrf_ranker_t *r, int a)
 		}
 		if (r->count)
 			r->left[a] = r->count[r->byacct[r->next[a]]];
-		/* The job after this one is keyed when a comes up again:
-		 * asked for now, it is there by then (with many accounts,
-		 * each one's jobs lie far apart in jobs[]). */
-		if (r->next[a] + 1 < r->first[a + 1])
-			_fetch_job(&r->jobs[r->byacct[r->next[a] + 1]]);
 	}
 	/* It is at the top: sinking puts it in its place. */
-	st->keys[a] = _key(st, a, &r->jobs[r->byacct[r->next[a]]]);
-	heap_sift_down(st->heap, sizeof(int), st->heap_len, 0, _heap_before,
-		       st);
+	st->keys[a] = _key(st, a, _laid(r, r->next[a])[0]);
+	_sink_top(st);
 }
 
 int hmrf_ranker_next(hmrf_ranker_t *r, size_t *job)
@@ -595,7 +674,7 @@ int hmrf_ranker_skip(hmrf_ranker_t *r, size_t job)
 	 * job, what they would have been.  The last repeat still comes, with
 	 * the key it would have had. */
 	for (; r->count && r->left[a] > 2; r->left[a]--)
-		_charge(&r->st, a, &r->jobs[job]);
+		_charge(&r->st, a, _laid(r, r->next[a]));
 	return 0;
 }
 
@@ -615,7 +694,7 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 		return err_set(err, -EINVAL, "rank: missing arguments");
 	r = _ranker_new(p, accts, nacct, jobs, NULL, njobs, false, err);
 	if (!r)
-		return -ENOMEM;
+		return -errno;
 	/* The ranker's steps without repeats, its arrays in locals: the
 	 * plugins rank every pending job each pass, and this loop is most
 	 * of a recalculation. */
@@ -626,17 +705,14 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 	while (st->heap_len) {
 		a = st->heap[0];
 		order[k++] = byacct[next[a]];
-		_charge(st, a, &jobs[byacct[next[a]]]);
+		_charge(st, a, _laid(r, next[a]));
 		if (++next[a] == first[a + 1]) {
 			heap_pop(st->heap, sizeof(int), &st->heap_len, &a,
 				 _heap_before, st);
 			continue;
 		}
-		if (next[a] + 1 < first[a + 1])
-			_fetch_job(&jobs[byacct[next[a] + 1]]);
-		st->keys[a] = _key(st, a, &jobs[byacct[next[a]]]);
-		heap_sift_down(st->heap, sizeof(int), st->heap_len, 0,
-			       _heap_before, st);
+		st->keys[a] = _key(st, a, _laid(r, next[a])[0]);
+		_sink_top(st);
 	}
 	hmrf_ranker_destroy(&r);
 	return 0;

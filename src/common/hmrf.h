@@ -136,8 +136,8 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
  * count[j] times, without the copies.
  *
  * hmrf_ranker_create checks its input as hmrf_rank does (and count) and
- * copies the parameters and accounts; jobs[] must stay as it is until
- * hmrf_ranker_destroy.  It returns NULL with errno EINVAL (err names
+ * copies the parameters, the accounts and what it reads of jobs[], which
+ * is read at creation only.  It returns NULL with errno EINVAL (err names
  * what is wrong) or ENOMEM.  hmrf_ranker_next puts the next job's index
  * in *job and returns 0, or -ENOENT once every job was given (or
  * -EINVAL on NULL arguments).  hmrf_ranker_destroy takes NULL and sets

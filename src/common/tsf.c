@@ -99,7 +99,6 @@ static int _check(const tsf_account_t *accts, int nacct, const tsf_job_t *jobs,
 
 struct tsf_ranker {
 	hmrf_ranker_t *r;
-	hmrf_job_t *hj; /* the jobs in H-MRF's form, kept for r */
 };
 
 void tsf_ranker_destroy(tsf_ranker_t **rp)
@@ -109,7 +108,6 @@ void tsf_ranker_destroy(tsf_ranker_t **rp)
 	if (!r)
 		return;
 	hmrf_ranker_destroy(&r->r);
-	free(r->hj);
 	free(r);
 	*rp = NULL;
 }
@@ -123,6 +121,7 @@ tsf_ranker_t *tsf_ranker_create(const tsf_account_t *accts, int nacct,
 	 * only, so the horizon does not matter. */
 	hmrf_params_t p = { .policy = HMRF_POLICY_DRF, .horizon = INFINITY };
 	hmrf_account_t *ha = NULL;
+	hmrf_job_t *hj = NULL; /* the jobs in H-MRF's form, for creation */
 	tsf_ranker_t *r = NULL;
 	int rc;
 
@@ -133,9 +132,8 @@ tsf_ranker_t *tsf_ranker_create(const tsf_account_t *accts, int nacct,
 	p.capacity.v[0] = 1;
 	ha = calloc(nacct ? (size_t)nacct : 1, sizeof(*ha));
 	r = calloc(1, sizeof(*r));
-	if (r)
-		r->hj = calloc(njobs ? njobs : 1, sizeof(*r->hj));
-	if (!ha || !r || !r->hj) {
+	hj = calloc(njobs ? njobs : 1, sizeof(*hj));
+	if (!ha || !r || !hj) {
 		rc = err_set(err, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
@@ -144,15 +142,16 @@ tsf_ranker_t *tsf_ranker_create(const tsf_account_t *accts, int nacct,
 		ha[a].running.v[0] = accts[a].running;
 	}
 	for (size_t j = 0; j < njobs; j++) {
-		r->hj[j].account = jobs[j].account;
-		r->hj[j].tres.v[0] = jobs[j].tasks;
-		r->hj[j].duration = jobs[j].duration;
+		hj[j].account = jobs[j].account;
+		hj[j].tres.v[0] = jobs[j].tasks;
+		hj[j].duration = jobs[j].duration;
 	}
-	r->r = hmrf_ranker_create(&p, ha, nacct, r->hj, count, njobs, err);
+	r->r = hmrf_ranker_create(&p, ha, nacct, hj, count, njobs, err);
 	if (!r->r)
 		rc = errno == ENOMEM ? -ENOMEM : -EINVAL;
 cleanup:
 	free(ha);
+	free(hj);
 	if (rc) {
 		tsf_ranker_destroy(&r);
 		errno = -rc;

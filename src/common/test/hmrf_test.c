@@ -57,6 +57,25 @@ START_TEST(test_badargs)
 	ck_assert_uint_eq(order[0], 99); /* untouched on failure */
 	p.horizon = 1;
 	ck_assert_int_eq(hmrf_rank(&p, a, 2, NULL, 0, NULL, &err), 0);
+	/* A bad job after good ones: nothing ranked, nothing written (the
+	 * jobs are checked as the ranker groups them). */
+	{
+		hmrf_job_t three[3] = { j, j, j };
+		size_t ord[3] = { 99, 99, 99 }, one[3] = { 1, 1, 0 };
+
+		three[2].account = 5;
+		ck_assert_int_eq(hmrf_rank(&p, a, 2, three, 3, ord, &err),
+				 -EINVAL);
+		ck_assert(strstr(err.text, "job 2 names account 5 of 2"));
+		for (int k = 0; k < 3; k++)
+			ck_assert_uint_eq(ord[k], 99);
+		three[2].account = 1;
+		errno = 0;
+		ck_assert_ptr_null(hmrf_ranker_create(&p, a, 2, three, one, 3,
+						      &err));
+		ck_assert_int_eq(errno, EINVAL);
+		ck_assert(strstr(err.text, "job 2 is given 0 times"));
+	}
 
 	ck_assert_int_eq(hmrf_policy_parse("wfq", &pol, &err), -EINVAL);
 	ck_assert(strstr(err.text, "unknown policy 'wfq' (use hmrf, drf"));
