@@ -305,14 +305,28 @@ static void _fetch_visited_targets(const job_record_t *job_ptr)
 	}
 }
 
-/* The fields _priority reads and writes. */
+/* The fields _still_pending and _priority read and write (addresses
+ * only: the record may have been freed since the gather). */
 static void _fetch_priority(const job_record_t *job_ptr)
 {
+	__builtin_prefetch(&job_ptr->job_id);
+	__builtin_prefetch(&job_ptr->job_state);
+	__builtin_prefetch(&job_ptr->details);
+	__builtin_prefetch(&job_ptr->prio_factors);
 	__builtin_prefetch(&job_ptr->direct_set_prio);
 	__builtin_prefetch(&job_ptr->part_ptr);
 	__builtin_prefetch(&job_ptr->priority, 1);
 	__builtin_prefetch(&job_ptr->site_factor);
 	__builtin_prefetch(&job_ptr->total_cpus);
+}
+
+/* What they point to, once the record is known to be the job's. */
+static void _fetch_priority_targets(const job_record_t *job_ptr)
+{
+	if (job_ptr->details)
+		__builtin_prefetch(&job_ptr->details->nice);
+	if (job_ptr->prio_factors)
+		__builtin_prefetch(job_ptr->prio_factors, 1);
 }
 
 /*
@@ -809,10 +823,31 @@ void hmrf_recalc_rank(hmrf_ctx_t *ctx)
 	ctx->shares = hmrf_books_view(ctx->books);
 }
 
+/* How far ahead of the job being written the write checks a job
+ * (_still_pending), and the size of the ring that keeps the answers. */
+#define HMRF_CHECK_AHEAD 4
+#define HMRF_CHECK_RING 8 /* a power of two > HMRF_CHECK_AHEAD */
+
+/*
+ * Job v of the write (in byvisit's order) if the gather's record is still
+ * the job's and it still waits (_still_pending), else NULL; and, once
+ * that is known, what the record points to asked for.
+ */
+static job_record_t *_checked(const struct hmrf_scratch *s, size_t v)
+{
+	const pending_t *p = &s->pend[s->byvisit[v]];
+
+	if (!_still_pending(p))
+		return NULL;
+	_fetch_priority_targets(p->job_ptr);
+	return p->job_ptr;
+}
+
 void hmrf_recalc_write(hmrf_ctx_t *ctx)
 {
 	struct hmrf_scratch *s = ctx->scratch;
 	double cpus = hmrf_cluster_cpus(ctx);
+	job_record_t *ring[HMRF_CHECK_RING];
 	size_t n;
 
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
@@ -821,19 +856,26 @@ void hmrf_recalc_write(hmrf_ctx_t *ctx)
 	if (!s || !s->ranked || !job_list)
 		return;
 	n = s->npend;
+	/* Each job is checked HMRF_CHECK_AHEAD jobs before it is written,
+	 * all in this one hold: nothing else changes the jobs meanwhile,
+	 * and the records it points to are on their way by its turn. */
+	for (size_t v = 0; v < n && v < HMRF_CHECK_AHEAD; v++)
+		ring[v] = _checked(s, v);
 	for (size_t v = 0; v < n; v++) {
 		size_t j = s->byvisit[v];
 		const pending_t *p = &s->pend[j];
-		job_record_t *job_ptr;
+		job_record_t *job_ptr = ring[v % HMRF_CHECK_RING];
 
 		/* Only an address: a prefetch reads nothing and cannot
 		 * fault, even on a record freed since the gather. */
 		if (v + HMRF_AHEAD < n)
 			_fetch_priority(
 				s->pend[s->byvisit[v + HMRF_AHEAD]].job_ptr);
-		if (!_still_pending(p))
+		if (v + HMRF_CHECK_AHEAD < n)
+			ring[(v + HMRF_CHECK_AHEAD) % HMRF_CHECK_RING] =
+				_checked(s, v + HMRF_CHECK_AHEAD);
+		if (!job_ptr)
 			continue;
-		job_ptr = p->job_ptr;
 		if (!job_ptr->direct_set_prio)
 			job_ptr->priority =
 				_priority(&ctx->weights, cpus, job_ptr,
