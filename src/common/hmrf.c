@@ -280,8 +280,8 @@ static bool _heap_before(const void *a, const void *b, void *arg)
 	return _before(arg, *(const int *)a, *(const int *)b);
 }
 
-/* The parameters and accounts; the jobs are checked as they are grouped
- * (_group). */
+/* The parameters and accounts; the jobs are checked as they are counted
+ * (_count, _check_job). */
 static int _check_input(const hmrf_params_t *p, const hmrf_account_t *accts,
 			int nacct, const hmrf_job_t *jobs, size_t njobs,
 			horae_err_t *err)
@@ -300,15 +300,18 @@ static int _check_input(const hmrf_params_t *p, const hmrf_account_t *accts,
 	return 0;
 }
 
-/* Job j of jobs[] as _check_input would have it, with its repeats. */
+/* Whether job j of jobs[] names an account, has a span, and (with count)
+ * is given at least once. */
 static int _check_job(const hmrf_params_t *p, int nacct,
 		      const hmrf_job_t *job, const size_t *count, size_t j,
 		      horae_err_t *err)
 {
 	if (job->account < 0 || job->account >= nacct)
-		return err_set(err, -EINVAL, "rank: job %zu names account %d of %d",
-			       j, job->account, nacct);
-	if (!(job->duration >= 0) || !isfinite(fmin(job->duration, p->horizon)))
+		return err_set(err, -EINVAL,
+			       "rank: job %zu names account %d of %d", j,
+			       job->account, nacct);
+	if (!(job->duration >= 0) ||
+	    !isfinite(fmin(job->duration, p->horizon)))
 		return err_set(err, -EINVAL,
 			       "rank: job %zu has duration %g; it must be >= 0, and finite without a horizon",
 			       j, job->duration);
@@ -480,7 +483,7 @@ struct hmrf_ranker {
 	hmrf_account_t *accts;	/* a copy, or NULL: lent by hmrf_rank */
 	rank_state_t st;
 	size_t *first, *byacct; /* jobs grouped by account (_lay_out) */
-	double *lay;		/* what is read of them, in byacct's order */
+	double *lay;		/* what is read of them, in that order */
 	size_t stride;		/* doubles a job has in lay */
 	size_t *next;		/* each account's job being given */
 	size_t *left;		/* how many times more it is given */
@@ -552,7 +555,7 @@ static inline size_t _repeats(const hmrf_ranker_t *r, size_t j)
 }
 
 /* The ranker over parameters and accounts _check_input passed; the jobs
- * it checks itself (_group).  With copy, over its own copy of the
+ * it checks itself (_count).  With copy, over its own copy of the
  * accounts (hmrf_rank, which outlives its ranker, lends them).  NULL with
  * errno EINVAL (err says what) or ENOMEM. */
 static hmrf_ranker_t *_ranker_new(const hmrf_params_t *p,
