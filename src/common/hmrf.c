@@ -343,7 +343,7 @@ static int _count(const hmrf_params_t *p, const hmrf_job_t *jobs,
 		  int *slots, horae_err_t *err)
 {
 	size_t *start = calloc((size_t)nacct + 1, sizeof(*start));
-	int n = 0, rc;
+	int n = 0, rc, k;
 
 	if (!start)
 		return err_set(err, -ENOMEM, "out of memory");
@@ -355,12 +355,8 @@ static int _count(const hmrf_params_t *p, const hmrf_job_t *jobs,
 			return rc;
 		}
 		start[job->account + 1]++;
-		/* past n, only whether any slot is in use */
-		for (int i = TRES_MAX; i > n; i--)
-			if (job->tres.v[i - 1] != 0) {
-				n = i;
-				break;
-			}
+		if ((k = tres_slots(&job->tres)) > n)
+			n = k;
 	}
 	for (int a = 0; a < nacct; a++)
 		start[a + 1] += start[a];
