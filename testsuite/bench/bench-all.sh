@@ -27,9 +27,11 @@
 #   bench-submit.sh 5000                                (job_submit/justice
 #                                                        vs none)
 #   bench-scale.sh 100000 256 1000                      (Horae's three
-#                                                        plugins vs stock:
-#                                                        sbatch, squeue,
-#                                                        sprio, sdiag, RSS)
+#                                                        plugins vs stock,
+#                                                        both clusters up
+#                                                        at once: sbatch,
+#                                                        squeue, sprio,
+#                                                        sdiag, RSS)
 # The full run takes about two and a half hours on a 2-core machine; run
 # it alone.
 set -uo pipefail
