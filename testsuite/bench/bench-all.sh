@@ -51,7 +51,7 @@ if [ -f "$build/config.status" ]; then
 else
 	"$HERE/contribs/horae-build" >/dev/null || exit 1
 fi
-make -s -C "$build/testsuite" bench/bench_rank bench/bench_submit >/dev/null || exit 1
+make -s -C "$build/testsuite" bench/bench_rank bench/bench_submit bench/bench_cold >/dev/null || exit 1
 export HORAE_BENCH_SUBMIT=$build/testsuite/bench/bench_submit
 export HORAE_PLUGINDIR=${HORAE_PLUGINDIR:-$build/stage$(make -s --no-print-directory -C "$build/src/plugins" print-plugindir)}
 export HORAE_BINDIR=${HORAE_BINDIR:-$build/stage/usr/local/bin}
@@ -84,6 +84,8 @@ section()
 	} >>"$tmp/report.md"
 }
 
+section "The machine: reading memory that sat idle (bench_cold)" \
+	"$build/testsuite/bench/bench_cold"
 section "Core: ranking, windows, state (bench_rank)" "$build/testsuite/bench/bench_rank"
 section "Simulator: 1,000,000 tasks on 2,000 nodes per policy" \
 	bash "$HERE/testsuite/bench/bench-sim.sh"
