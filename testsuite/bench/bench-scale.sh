@@ -165,7 +165,8 @@ sbatch_round()
 	echo "$((after - before)) $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')"
 }
 
-# up NAME: NAME's cluster with its nodes full; sets dir, conf, pid[NAME].
+# up NAME: NAME's cluster with its nodes full; sets conf, pid and rundir
+# [NAME] and adds its run directory to dirs.
 up()
 {
 	local name=$1 i running d
