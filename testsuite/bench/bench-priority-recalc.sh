@@ -14,6 +14,10 @@
 # recalculations at the 60 s period, ten at least once the first partial
 # one is left out).  BENCH_PERIOD=SECONDS: hmrf's Period (default 60,
 # multifactor's PriorityCalcPeriod, which cannot go lower).
+# BENCH_BASELINE=DIR: measure priority/hmrf against priority/hmrf loaded
+# from DIR (another build's staged plugins, e.g. a copy of build/stage's
+# plugin directory made before a change) instead of multifactor: the
+# same queue, sampling and figures, the baseline's own log too.
 #
 # Stock priority/multifactor recalculates only with slurmdbd (without it,
 # it starts no decay thread), so both clusters run with MariaDB and
@@ -49,6 +53,14 @@ WINDOW=${BENCH_WINDOW:-660}
 PERIOD=${BENCH_PERIOD:-60}
 [ "$(id -u)" = 0 ] || { echo "bench-priority-recalc: needs root" >&2; exit 2; }
 [ -n "${HORAE_PLUGINDIR:-}" ] || HORAE_PLUGINDIR=$("$HERE/../contribs/horae-build") || exit 1
+BASELINE=${BENCH_BASELINE:-}
+[ -z "$BASELINE" ] || [ -f "$BASELINE/priority_hmrf.so" ] ||
+	{ echo "bench-priority-recalc: BENCH_BASELINE=$BASELINE: no priority_hmrf.so there" >&2; exit 2; }
+if [ -n "$BASELINE" ]; then
+	other=baseline/hmrf other_thread=hmrf
+else
+	other=priority/multifactor other_thread=decay
+fi
 export HORAE_PLUGINDIR
 . "$HERE/bench/submitter.sh"
 
@@ -128,16 +140,16 @@ stats()
 		       v[int((n + 1) / 2)], v[int((3 * n + 3) / 4)], v[n] }'
 }
 
-# start NAME PRIORITY EXTRA DEBUG: a cluster with the queue, its rundir
-# appended to dirs; prints "PID rate".
+# start NAME PRIORITY EXTRA DEBUG [PLUGINDIR]: a cluster with the queue,
+# its rundir appended to dirs; prints "PID rate".
 start()
 {
-	local name=$1 prio=$2 extra=$3 debug=$4 dir t0 i
+	local name=$1 prio=$2 extra=$3 debug=$4 plugins=${5:-$HORAE_PLUGINDIR} dir t0 i
 	dir=$(mktemp -d /tmp/horae-bench.XXXXXX)
 	dirs+=("$dir")
 	hc_init "$dir" || return 1
 	HC_NODES=$(for i in 1 2 3 4 5 6 7 8; do echo "n$i 32 64000"; done) \
-	HC_PRIORITY=$prio HC_SELECT=select/cons_tres HC_JOBSUBMIT=none \
+	HC_PLUGINDIR=$plugins HC_PRIORITY=$prio HC_SELECT=select/cons_tres HC_JOBSUBMIT=none \
 	HC_DEBUG=$debug HC_ACCOUNTING=1 HC_ACCOUNTS=$(for ((i = 0; i < ACCOUNTS; i++)); do echo "acct$i:$((1 + i % 4))"; done) \
 	HC_EXTRA_CONF=$'PartitionName=hold Nodes=ALL State=DOWN\nSchedulerType=sched/builtin\nMaxJobCount=200000\n'"$extra" \
 	HC_HMRF_CONF=$'Period='"$PERIOD"$'s\nWindow=sliding:7d' \
@@ -151,13 +163,17 @@ start()
 }
 
 start hmrf priority/hmrf $'DebugFlags=Priority' verbose || exit 1
-start mf priority/multifactor $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000' info || exit 1
+if [ -n "$BASELINE" ]; then
+	start mf priority/hmrf $'DebugFlags=Priority' verbose "$BASELINE" || exit 1
+else
+	start mf priority/multifactor $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000' info || exit 1
+fi
 read -r hpid hrate <"$work/hmrf.start"
 read -r mpid mrate <"$work/mf.start"
 htid=$(plugin_thread "$hpid" hmrf)
-mtid=$(plugin_thread "$mpid" decay)
+mtid=$(plugin_thread "$mpid" "$other_thread")
 [ -n "$htid" ] || { echo "bench-priority-recalc: no thread named hmrf in slurmctld $hpid" >&2; exit 1; }
-[ -n "$mtid" ] || { echo "bench-priority-recalc: no thread named decay in slurmctld $mpid" >&2; exit 1; }
+[ -n "$mtid" ] || { echo "bench-priority-recalc: no thread named $other_thread in slurmctld $mpid" >&2; exit 1; }
 
 # The lock probes, when perf and uprobes are there.
 lockwhy=
@@ -175,8 +191,9 @@ else
 	fi
 fi
 
-echo "  sampling both plugins' threads for ${WINDOW} s (hmrf $htid in $hpid, multifactor's decay $mtid in $mpid)" >&2
+echo "  sampling both plugins' threads for ${WINDOW} s (hmrf $htid in $hpid, $other's $other_thread $mtid in $mpid)" >&2
 hskip=$(wc -l <"$(cat "$work/hmrf.log")")
+mskip=$(wc -l <"$(cat "$work/mf.log")")
 if [ -n "$probes" ]; then
 	perf record -q -e horae_bench:locked__return -e horae_bench:unlocking \
 		-t "$htid,$mtid" -o "$work/locks.data" -- sleep "$WINDOW" \
@@ -200,16 +217,16 @@ echo "CPU ms per full recalculation (q1, q3: quartiles)"
 fmt='%-22s %8s %7s %8s %8s %8s %8s %8s\n'
 printf "$fmt" plugin submit/s cycles min q1 median q3 max
 printf "$fmt" priority/hmrf "$hrate" "$hn" "$hmin" "$hq1" "$hmed" "$hq3" "$hmax"
-printf "$fmt" priority/multifactor "$mrate" "$mn" "$mmin" "$mq1" "$mmed" "$mq3" "$mmax"
-awk -v h="$hmed" -v m="$mmed" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/multifactor, median CPU per recalculation: %.2f\n", h / m }'
+printf "$fmt" "$other" "$mrate" "$mn" "$mmin" "$mq1" "$mmed" "$mq3" "$mmax"
+awk -v h="$hmed" -v m="$mmed" -v o="${other#*/}" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median CPU per recalculation: %.2f\n", o, h / m }'
 if [ -n "$probes" ]; then
 	read -r ln lmin lq1 lmed lq3 lmax < <(holds "$htid" <"$work/locks.txt" | stats)
 	read -r kn kmin kq1 kmed kq3 kmax < <(holds "$mtid" <"$work/locks.txt" | stats)
 	echo "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)"
 	printf "$fmt" plugin '' cycles min q1 median q3 max
 	printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax"
-	printf "$fmt" priority/multifactor '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax"
-	awk -v h="$lmed" -v m="$kmed" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/multifactor, median time under slurmctld'"'"'s locks per recalculation: %.2f\n", h / m }'
+	printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax"
+	awk -v h="$lmed" -v m="$kmed" -v o="${other#*/}" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median time under slurmctld'"'"'s locks per recalculation: %.2f\n", o, h / m }'
 else
 	echo "time under slurmctld's locks: not measured: $lockwhy"
 fi
@@ -217,21 +234,31 @@ fi
 # locks in all, then each hold, the books' closing (assoc_mgr's locks
 # alone), the ranking and the state's copy (the mutex alone) and its
 # saving (no lock) apart, when the log gives them.
-tail -n +"$((hskip + 1))" "$(cat "$work/hmrf.log")" | grep 'recalculation took' >"$work/hmrf.took"
+# own KEY: from $took, the stats of the field KEY=usec, in ms.
 own()
 {
-	sed -n "s/.*$1=\\([0-9]*\\).*/\\1/p" "$work/hmrf.took" | awk '{ print $1 / 1e3 }' | stats
+	sed -n "s/.*$1=\\([0-9]*\\).*/\\1/p" "$took" | awk '{ print $1 / 1e3 }' | stats
 }
-own 'took usec' | {
-	read -r n min _ med _ max
-	[ "$n" = 0 ] || echo "hmrf's own log: slurmctld's locks held min $min ms, median $med ms, max $max ms ($n recalculations)"
+# own_log NAME SKIP WHO: the medians of side NAME's log lines after the
+# first SKIP, said of WHO.
+own_log()
+{
+	local gn gmed wmed cmed rn rmed pmed smed
+	took=$work/$1.took
+	tail -n +"$(($2 + 1))" "$(cat "$work/$1.log")" | grep 'recalculation took' >"$took"
+	own 'took usec' | {
+		read -r n min _ med _ max
+		[ "$n" = 0 ] || echo "$3's own log: slurmctld's locks held min $min ms, median $med ms, max $max ms ($n recalculations)"
+	}
+	read -r gn _ _ gmed _ _ < <(own 'gather usec')
+	read -r _ _ _ wmed _ _ < <(own 'write usec')
+	read -r _ _ _ cmed _ _ < <(own 'closed in usec')
+	read -r rn _ _ rmed _ _ < <(own 'ranked in usec')
+	read -r _ _ _ pmed _ _ < <(own 'copied in usec')
+	read -r _ _ _ smed _ _ < <(own 'published in usec')
+	[ "$gn" = 0 ] || echo "$3's own log, medians: gather $gmed ms, write $wmed ms (slurmctld's locks); the books' closing $cmed ms (assoc_mgr's locks alone)"
+	[ "$rn" = 0 ] || echo "$3's own log, medians: ranking $rmed ms, the state copied $pmed ms (the plugin's mutex alone); saved and published $smed ms (no lock)"
 }
-read -r gn _ _ gmed _ _ < <(own 'gather usec')
-read -r _ _ _ wmed _ _ < <(own 'write usec')
-read -r _ _ _ cmed _ _ < <(own 'closed in usec')
-read -r rn _ _ rmed _ _ < <(own 'ranked in usec')
-read -r _ _ _ pmed _ _ < <(own 'copied in usec')
-read -r _ _ _ smed _ _ < <(own 'published in usec')
-[ "$gn" = 0 ] || echo "hmrf's own log, medians: gather $gmed ms, write $wmed ms (slurmctld's locks); the books' closing $cmed ms (assoc_mgr's locks alone)"
-[ "$rn" = 0 ] || echo "hmrf's own log, medians: ranking $rmed ms, the state copied $pmed ms (the plugin's mutex alone); saved and published $smed ms (no lock)"
+own_log hmrf "$hskip" hmrf
+[ -z "$BASELINE" ] || own_log mf "$mskip" "the baseline hmrf"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
