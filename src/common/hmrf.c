@@ -280,13 +280,57 @@ static bool _heap_before(const void *a, const void *b, void *arg)
 	return _before(arg, *(const int *)a, *(const int *)b);
 }
 
+/* The jobs as the ranker reads them: hmrf_job_t's, or a table's rows
+ * (hmrf_job_table_t). */
+typedef struct job_src {
+	const hmrf_job_t *jobs; /* NULL: the table */
+	const int *account;
+	const double *amounts;
+	size_t stride; /* the table's doubles per job */
+	int ntres;     /* TRES a job has: TRES_MAX for hmrf_job_t's */
+	size_t n;
+} job_src_t;
+
+static job_src_t _src_jobs(const hmrf_job_t *jobs, size_t njobs)
+{
+	job_src_t src = { .jobs = jobs, .ntres = TRES_MAX, .n = njobs };
+
+	return src;
+}
+
+static job_src_t _src_table(const hmrf_job_table_t *t)
+{
+	job_src_t src = { .account = t->account,
+			  .amounts = t->amounts,
+			  .stride = (size_t)t->ntres + 1,
+			  .ntres = t->ntres,
+			  .n = t->n };
+
+	return src;
+}
+
+static inline int _src_account(const job_src_t *s, size_t j)
+{
+	return s->jobs ? s->jobs[j].account : s->account[j];
+}
+
+static inline double _src_duration(const job_src_t *s, size_t j)
+{
+	return s->jobs ? s->jobs[j].duration : s->amounts[j * s->stride];
+}
+
+static inline const double *_src_tres(const job_src_t *s, size_t j)
+{
+	return s->jobs ? s->jobs[j].tres.v : s->amounts + j * s->stride + 1;
+}
+
 /* The parameters and accounts; the jobs are checked as they are counted
  * (_count, _check_job). */
 static int _check_input(const hmrf_params_t *p, const hmrf_account_t *accts,
-			int nacct, const hmrf_job_t *jobs, size_t njobs,
-			horae_err_t *err)
+			int nacct, const job_src_t *src, horae_err_t *err)
 {
-	if (!p || nacct < 0 || (nacct && !accts) || (njobs && !jobs))
+	if (!p || nacct < 0 || (nacct && !accts) ||
+	    (src->n && !src->jobs && (!src->account || !src->amounts)))
 		return err_set(err, -EINVAL, "rank: missing arguments");
 	if (!(p->horizon >= 0) || !(p->timeout >= 0) ||
 	    !(p->borrow_limit >= 0) || !isfinite(p->now))
@@ -303,18 +347,20 @@ static int _check_input(const hmrf_params_t *p, const hmrf_account_t *accts,
 /* Whether job j of jobs[] names an account, has a span, and (with count)
  * is given at least once. */
 static int _check_job(const hmrf_params_t *p, int nacct,
-		      const hmrf_job_t *job, const size_t *count, size_t j,
+		      const job_src_t *src, const size_t *count, size_t j,
 		      horae_err_t *err)
 {
-	if (job->account < 0 || job->account >= nacct)
+	int account = _src_account(src, j);
+	double duration = _src_duration(src, j);
+
+	if (account < 0 || account >= nacct)
 		return err_set(err, -EINVAL,
 			       "rank: job %zu names account %d of %d", j,
-			       job->account, nacct);
-	if (!(job->duration >= 0) ||
-	    !isfinite(fmin(job->duration, p->horizon)))
+			       account, nacct);
+	if (!(duration >= 0) || !isfinite(fmin(duration, p->horizon)))
 		return err_set(err, -EINVAL,
 			       "rank: job %zu has duration %g; it must be >= 0, and finite without a horizon",
-			       j, job->duration);
+			       j, duration);
 	if (count && !count[j])
 		return err_set(err, -EINVAL,
 			       "rank: job %zu is given 0 times; it must be 1 or more",
@@ -338,25 +384,31 @@ static double _weight_sum(const hmrf_account_t *accts, int nacct)
  * order (_lay_out), and past the last.  On a bad job, -EINVAL (err names
  * it) and nothing kept; -ENOMEM.
  */
-static int _count(const hmrf_params_t *p, const hmrf_job_t *jobs,
-		  const size_t *count, size_t njobs, int nacct, size_t **first,
-		  int *slots, horae_err_t *err)
+static int _count(const hmrf_params_t *p, const job_src_t *src,
+		  const size_t *count, int nacct, size_t **first, int *slots,
+		  horae_err_t *err)
 {
 	size_t *start = calloc((size_t)nacct + 1, sizeof(*start));
-	int n = 0, rc, k;
+	int n = 0, rc;
 
 	if (!start)
 		return err_set(err, -ENOMEM, "out of memory");
-	for (size_t j = 0; j < njobs; j++) {
-		const hmrf_job_t *job = &jobs[j];
+	for (size_t j = 0; j < src->n; j++) {
+		const double *tres = _src_tres(src, j);
 
-		if ((rc = _check_job(p, nacct, job, count, j, err))) {
+		if ((rc = _check_job(p, nacct, src, count, j, err))) {
 			free(start);
 			return rc;
 		}
-		start[job->account + 1]++;
-		if ((k = tres_slots(&job->tres)) > n)
-			n = k;
+		start[_src_account(src, j) + 1]++;
+		/* past the last TRES not 0 (tres_slots), beyond the n
+		 * known */
+		for (int k = src->ntres; k > n; k--) {
+			if (tres[k - 1] != 0) {
+				n = k;
+				break;
+			}
+		}
 	}
 	for (int a = 0; a < nacct; a++)
 		start[a + 1] += start[a];
@@ -521,10 +573,11 @@ static inline double *_laid(const hmrf_ranker_t *r, size_t k)
  * its own order, which memory serves fastest.  Uses next as the cursor
  * and leaves it at first.
  */
-static int _lay_out(hmrf_ranker_t *r, const hmrf_job_t *jobs, size_t njobs,
-		    int nacct)
+static int _lay_out(hmrf_ranker_t *r, const job_src_t *src, int nacct)
 {
-	size_t n = (size_t)r->st.n, *at = r->next;
+	size_t n = (size_t)r->st.n, *at = r->next, njobs = src->n;
+	/* what a job has of the n slots; the rest are 0 */
+	size_t have = n < (size_t)src->ntres ? n : (size_t)src->ntres;
 
 	r->stride = n + 1;
 	r->byacct = malloc((njobs ? njobs : 1) * sizeof(*r->byacct));
@@ -533,12 +586,14 @@ static int _lay_out(hmrf_ranker_t *r, const hmrf_job_t *jobs, size_t njobs,
 		return -ENOMEM;
 	memcpy(at, r->first, ((size_t)nacct + 1) * sizeof(*at));
 	for (size_t j = 0; j < njobs; j++) {
-		size_t k = at[jobs[j].account]++;
+		size_t k = at[_src_account(src, j)]++;
 		double *job = _laid(r, k);
 
 		r->byacct[k] = j;
-		job[0] = _min(jobs[j].duration, r->p.horizon);
-		memcpy(job + 1, jobs[j].tres.v, n * sizeof(*job));
+		job[0] = _min(_src_duration(src, j), r->p.horizon);
+		memcpy(job + 1, _src_tres(src, j), have * sizeof(*job));
+		if (have < n)
+			memset(job + 1 + have, 0, (n - have) * sizeof(*job));
 	}
 	memcpy(at, r->first, ((size_t)nacct + 1) * sizeof(*at));
 	return 0;
@@ -556,9 +611,10 @@ static inline size_t _repeats(const hmrf_ranker_t *r, size_t j)
  * errno EINVAL (err says what) or ENOMEM. */
 static hmrf_ranker_t *_ranker_new(const hmrf_params_t *p,
 				  const hmrf_account_t *accts, int nacct,
-				  const hmrf_job_t *jobs, const size_t *count,
-				  size_t njobs, bool copy, horae_err_t *err)
+				  const job_src_t *src, const size_t *count,
+				  bool copy, horae_err_t *err)
 {
+	size_t njobs = src->n;
 	size_t na = nacct > 0 ? (size_t)nacct : 1;
 	const hmrf_account_t *acc = accts;
 	hmrf_ranker_t *r = calloc(1, sizeof(*r));
@@ -587,11 +643,10 @@ static hmrf_ranker_t *_ranker_new(const hmrf_params_t *p,
 	}
 	if (_state_init(&r->st, &r->p, acc, nacct))
 		goto nomem;
-	if ((rc = _count(&r->p, jobs, count, njobs, nacct, &r->first, &slots,
-			 err)))
+	if ((rc = _count(&r->p, src, count, nacct, &r->first, &slots, err)))
 		goto fail;
 	r->st.n = _slots_in_use(&r->p, acc, nacct, slots);
-	if ((rc = _lay_out(r, jobs, njobs, nacct)))
+	if ((rc = _lay_out(r, src, nacct)))
 		goto nomem;
 	for (int a = 0; a < nacct; a++) {
 		if (r->first[a] == r->first[a + 1])
@@ -615,13 +670,14 @@ hmrf_ranker_t *hmrf_ranker_create(const hmrf_params_t *p,
 				  const hmrf_job_t *jobs, const size_t *count,
 				  size_t njobs, horae_err_t *err)
 {
-	int rc = _check_input(p, accts, nacct, jobs, njobs, err);
+	job_src_t src = _src_jobs(jobs, njobs);
+	int rc = _check_input(p, accts, nacct, &src, err);
 
 	if (rc) {
 		errno = -rc;
 		return NULL;
 	}
-	return _ranker_new(p, accts, nacct, jobs, count, njobs, true, err);
+	return _ranker_new(p, accts, nacct, &src, count, true, err);
 }
 
 /* Charge the job account a (at the top of the heap) was last given, and
@@ -677,21 +733,22 @@ int hmrf_ranker_skip(hmrf_ranker_t *r, size_t job)
 	return 0;
 }
 
-int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
-	      const hmrf_job_t *jobs, size_t njobs, size_t *order,
-	      horae_err_t *err)
+/* hmrf_rank over either kind of jobs. */
+static int _rank_all(const hmrf_params_t *p, const hmrf_account_t *accts,
+		     int nacct, const job_src_t *src, size_t *order,
+		     horae_err_t *err)
 {
 	size_t *first, *byacct, *next, k = 0;
 	hmrf_ranker_t *r;
 	rank_state_t *st;
 	int rc, a;
 
-	rc = _check_input(p, accts, nacct, jobs, njobs, err);
+	rc = _check_input(p, accts, nacct, src, err);
 	if (rc)
 		return rc;
-	if (njobs && !order)
+	if (src->n && !order)
 		return err_set(err, -EINVAL, "rank: missing arguments");
-	r = _ranker_new(p, accts, nacct, jobs, NULL, njobs, false, err);
+	r = _ranker_new(p, accts, nacct, src, NULL, false, err);
 	if (!r)
 		return -errno;
 	/* The ranker's steps without repeats, its arrays in locals: the
@@ -715,4 +772,31 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 	}
 	hmrf_ranker_destroy(&r);
 	return 0;
+}
+
+int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
+	      const hmrf_job_t *jobs, size_t njobs, size_t *order,
+	      horae_err_t *err)
+{
+	job_src_t src = _src_jobs(jobs, njobs);
+
+	if (njobs && !jobs)
+		return err_set(err, -EINVAL, "rank: missing arguments");
+	return _rank_all(p, accts, nacct, &src, order, err);
+}
+
+int hmrf_rank_table(const hmrf_params_t *p, const hmrf_account_t *accts,
+		    int nacct, const hmrf_job_table_t *jobs, size_t *order,
+		    horae_err_t *err)
+{
+	job_src_t src;
+
+	if (!jobs)
+		return err_set(err, -EINVAL, "rank: missing arguments");
+	if (jobs->ntres < 0 || jobs->ntres > TRES_MAX)
+		return err_set(err, -EINVAL,
+			       "rank: the job table has %d TRES; at most %d",
+			       jobs->ntres, TRES_MAX);
+	src = _src_table(jobs);
+	return _rank_all(p, accts, nacct, &src, order, err);
 }

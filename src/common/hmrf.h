@@ -129,6 +129,29 @@ int hmrf_rank(const hmrf_params_t *p, const hmrf_account_t *accts, int nacct,
 	      horae_err_t *err);
 
 /*
+ * Jobs as a table, for a caller with many (the plugin ranks every pending
+ * job each period): job j's account is account[j], and the doubles at
+ * amounts + j * (ntres + 1) are its duration (as hmrf_job_t's) and then
+ * its first ntres TRES; the rest are 0.  With the handful of TRES a site
+ * charges, a job takes a few doubles here against hmrf_job_t's TRES_MAX.
+ */
+typedef struct hmrf_job_table {
+	const int *account;
+	const double *amounts;
+	int ntres; /* 0..TRES_MAX */
+	size_t n;
+} hmrf_job_table_t;
+
+/*
+ * hmrf_rank over jobs given as a table: the same order, errors and
+ * complexity as hmrf_rank over the same jobs as hmrf_job_t's.  Returns
+ * 0, -EINVAL (also for ntres outside 0..TRES_MAX) or -ENOMEM.
+ */
+int hmrf_rank_table(const hmrf_params_t *p, const hmrf_account_t *accts,
+		    int nacct, const hmrf_job_table_t *jobs, size_t *order,
+		    horae_err_t *err);
+
+/*
  * The same ranking, one job at a time, for a caller that may stop early
  * (the simulator stops a round once no job left can start).  count[j],
  * when count is not NULL, says how many times job j is given in a row

@@ -551,6 +551,22 @@ int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
 	return rc;
 }
 
+int hmrf_books_rank_table(const hmrf_books_t *b, const hmrf_job_table_t *jobs,
+			  size_t *order, horae_err_t *err)
+{
+	hmrf_params_t p;
+	hmrf_account_t *acct;
+	int n, rc;
+
+	if (!b)
+		return err_set(err, -EINVAL, "rank: missing books");
+	if (_rank_input(b, &p, &acct, &n))
+		return err_set(err, -ENOMEM, "out of memory");
+	rc = hmrf_rank_table(&p, acct, n, jobs, order, err);
+	free(acct);
+	return rc;
+}
+
 hmrf_ranker_t *hmrf_books_ranker(const hmrf_books_t *b,
 				 const hmrf_job_t *jobs, const size_t *count,
 				 size_t njobs, horae_err_t *err)

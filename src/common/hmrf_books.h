@@ -187,6 +187,10 @@ int hmrf_books_close(hmrf_books_t *b);
 int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
 		    size_t njobs, size_t *order, horae_err_t *err);
 
+/* The same over jobs given as a table (hmrf_rank_table). */
+int hmrf_books_rank_table(const hmrf_books_t *b, const hmrf_job_table_t *jobs,
+			  size_t *order, horae_err_t *err);
+
 /*
  * The same ranking one job at a time (hmrf_ranker_create, with its count
  * and its errors; jobs[] stays as it is until hmrf_ranker_destroy).  The

@@ -537,6 +537,121 @@ START_TEST(test_ranker_skip)
 }
 END_TEST
 
+/*
+ * hmrf_rank_table gives hmrf_rank's order over the same jobs, on
+ * generated cases: every policy, starvation, borrow limits, durations
+ * past the horizon, tables of 0 to TRES_MAX TRES, TRES of the accounts
+ * and the capacity beyond the table's (which the table's jobs have as 0),
+ * trailing zeros.  And refuses what hmrf_rank refuses, order untouched.
+ */
+START_TEST(test_rank_table)
+{
+	enum { MAXA = 9, MAXJ = 60 };
+	rng_t g;
+
+	rng_seed(&g, 4242 + (uint64_t)_i);
+	for (int c = 0; c < 60; c++) {
+		hmrf_params_t p = { .policy = (hmrf_policy_t)(c % 5) };
+		int na = 1 + (int)rng_below(&g, MAXA);
+		size_t nj = rng_below(&g, MAXJ + 1);
+		int nt = c % 7 == 6 ? TRES_MAX : (int)rng_below(&g, 6);
+		int wide = nt + (int)rng_below(&g, 3);
+		hmrf_account_t a[MAXA];
+		hmrf_job_t jobs[MAXJ];
+		int account[MAXJ];
+		double amounts[MAXJ * (TRES_MAX + 1)];
+		size_t want[MAXJ], got[MAXJ];
+		hmrf_job_table_t t = { account, amounts, nt, nj };
+
+		if (wide > TRES_MAX)
+			wide = TRES_MAX;
+		memset(a, 0, sizeof(a));
+		tres_zero(&p.capacity);
+		for (int i = 0; i < wide; i++)
+			p.capacity.v[i] =
+				rng_below(&g, 4) ?
+					1 + (double)rng_below(&g, 500) :
+					0;
+		p.now = 1000;
+		p.horizon = c % 3 ? 600 : 60;
+		p.timeout = c % 4 ? 0 : 300;
+		p.elapsed = 800;
+		p.borrow_limit = c % 5 == 4 ? 0.2 : 0;
+		for (int i = 0; i < na; i++) {
+			a[i].weight = 1 + (double)rng_below(&g, 4);
+			for (int k = 0; k < wide; k++) {
+				a[i].used.v[k] = rng_uniform(&g) * 2e4;
+				a[i].ns.v[k] = rng_uniform(&g) * 2e4;
+				a[i].running.v[k] = (double)rng_below(&g, 16);
+				a[i].ns_rate.v[k] = (double)rng_below(&g, 20);
+			}
+			if (!rng_below(&g, 3))
+				a[i].waiting_since =
+					1 + (double)rng_below(&g, 900);
+		}
+		for (size_t j = 0; j < nj; j++) {
+			double *row = amounts + j * ((size_t)nt + 1);
+
+			memset(&jobs[j], 0, sizeof(jobs[j]));
+			jobs[j].account = account[j] = (int)rng_below(&g, na);
+			jobs[j].duration = row[0] =
+				rng_below(&g, 8) ?
+					10 + (double)rng_below(&g, 900) :
+					INFINITY;
+			for (int k = 0; k < nt; k++)
+				jobs[j].tres.v[k] = row[1 + k] =
+					rng_below(&g, 3) ?
+						(double)rng_below(&g, 32) :
+						0;
+		}
+		ck_assert_int_eq(hmrf_rank(&p, a, na, jobs, nj, want, NULL), 0);
+		ck_assert_int_eq(hmrf_rank_table(&p, a, na, &t, got, NULL), 0);
+		for (size_t k = 0; k < nj; k++)
+			ck_assert_uint_eq(got[k], want[k]);
+	}
+}
+END_TEST
+
+START_TEST(test_rank_table_badargs)
+{
+	hmrf_params_t p = { .policy = HMRF_POLICY_HMRF, .now = 1,
+			    .horizon = 60 };
+	hmrf_account_t a[2] = { { .weight = 1 }, { .weight = 1 } };
+	int account[2] = { 0, 2 };
+	double amounts[6] = { 10, 1, 1, 10, 1, 1 };
+	hmrf_job_table_t t = { account, amounts, 2, 2 };
+	size_t order[2] = { 7, 7 };
+	horae_err_t err;
+
+	ck_assert_int_eq(hmrf_rank_table(&p, a, 2, NULL, order, &err),
+			 -EINVAL);
+	ck_assert_int_eq(hmrf_rank_table(&p, a, 2, &t, order, &err), -EINVAL);
+	ck_assert_str_eq(err.text, "rank: job 1 names account 2 of 2");
+	ck_assert_uint_eq(order[0], 7);
+	account[1] = 1;
+	amounts[3] = -1;
+	ck_assert_int_eq(hmrf_rank_table(&p, a, 2, &t, order, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.text, "job 1 has duration -1"));
+	amounts[3] = 10;
+	t.ntres = TRES_MAX + 1;
+	ck_assert_int_eq(hmrf_rank_table(&p, a, 2, &t, order, &err), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err.text, "TRES"));
+	t.ntres = -1;
+	ck_assert_int_eq(hmrf_rank_table(&p, a, 2, &t, order, &err), -EINVAL);
+	t.ntres = 2;
+	t.account = NULL;
+	ck_assert_int_eq(hmrf_rank_table(&p, a, 2, &t, order, &err), -EINVAL);
+	ck_assert_uint_eq(order[0], 7);
+	t.account = account;
+	ck_assert_int_eq(hmrf_rank_table(&p, a, 2, &t, NULL, &err), -EINVAL);
+	ck_assert_int_eq(hmrf_rank_table(&p, a, 2, &t, order, &err), 0);
+	ck_assert_uint_eq(order[0], 0);
+	ck_assert_uint_eq(order[1], 1);
+	t.n = 0;
+	ck_assert_int_eq(hmrf_rank_table(&p, a, 2, &t, NULL, &err), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("hmrf");
@@ -561,6 +676,10 @@ int main(void)
 	tcase_add_test(tc, test_ranker_badargs);
 	tcase_add_loop_test(tc, test_ranker_repeats, 0, 4);
 	tcase_add_loop_test(tc, test_ranker_skip, 0, 4);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("table");
+	tcase_add_test(tc, test_rank_table_badargs);
+	tcase_add_loop_test(tc, test_rank_table, 0, 4);
 	suite_add_tcase(s, tc);
 
 	return check_run(s);
