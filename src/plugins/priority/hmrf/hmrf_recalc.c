@@ -41,7 +41,7 @@ typedef struct pending {
 	job_record_t *job_ptr;
 	double eligible;
 	uint32_t job_id;
-	size_t visit; /* its place in the walk, and its hmrf_job_t there */
+	size_t visit; /* its place in the walk, and its row of the table */
 } pending_t;
 
 void hmrf_tres_refresh(hmrf_ctx_t *ctx)
@@ -337,11 +337,14 @@ static void _fetch_priority_targets(const job_record_t *job_ptr)
 struct hmrf_scratch {
 	job_record_t **all; /* job_list, in its order */
 	pending_t *pend;
-	/* per pending job, in the order seen, then in pend's order (_prepare),
-	 * then a probe per idle account (_rank) */
-	hmrf_job_t *jobs;
+	/* The jobs as the ranking reads them (hmrf_job_table_t), per
+	 * pending job, in the order seen, then in pend's order (_order),
+	 * then a probe per idle account (_rank): its account, and its
+	 * duration and the ntres charged TRES in a row of amounts. */
+	int *account;
+	double *amounts;
+	int ntres;
 	size_t *order;
-	int *acct_of; /* jobs[j].account, compact: read in rank order */
 	size_t *byvisit;
 	double *fac, *efac, *dur;
 	job_record_t **pend_ptr;
@@ -352,13 +355,14 @@ struct hmrf_scratch {
 	int nacct;
 	bool accounts; /* nacct: the accounts known, contributions set */
 	bool gathered; /* the walk is done, the books not closed yet */
-	bool ordered; /* pend is sorted, jobs follow it (_order) */
+	bool ordered; /* pend is sorted, the table follows it (_order) */
 	bool eunomia; /* efac holds the Eunomia factors (_eunomia_factors) */
-	bool prepared; /* and acct_of, has_jobs set, efac too (_prepare) */
+	bool prepared; /* and has_jobs set, efac too (_prepare) */
 	bool ranked; /* fac, efac and byvisit hold this recalculation's */
 	/* how many each has room for */
-	size_t all_cap, pend_cap, jobs_cap, order_cap, acct_of_cap, byvisit_cap,
-		fac_cap, efac_cap, dur_cap, pend_ptr_cap, has_jobs_cap;
+	size_t all_cap, pend_cap, account_cap, amounts_cap, order_cap,
+		byvisit_cap, fac_cap, efac_cap, dur_cap, pend_ptr_cap,
+		has_jobs_cap;
 };
 
 void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
@@ -369,9 +373,9 @@ void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
 		return;
 	xfree(s->all);
 	xfree(s->pend);
-	xfree(s->jobs);
+	xfree(s->account);
+	xfree(s->amounts);
 	xfree(s->order);
-	xfree(s->acct_of);
 	xfree(s->byvisit);
 	xfree(s->fac);
 	xfree(s->efac);
@@ -422,7 +426,8 @@ typedef struct recalc {
 	double now;
 	double charged; /* the books' last charge: Slurm's usage from here */
 	pending_t *pend; /* s->pend */
-	hmrf_job_t *jobs; /* s->jobs */
+	int *account; /* s->account */
+	double *amounts; /* s->amounts */
 	size_t npend;
 } recalc_t;
 
@@ -446,16 +451,18 @@ static bool _rankable(const job_record_t *job_ptr)
 static void _add_pending(recalc_t *r, int a, job_record_t *job_ptr)
 {
 	pending_t *p = &r->pend[r->npend];
-	hmrf_job_t *job = &r->jobs[r->npend];
+	int ntres = r->s->ntres;
+	double *row = &r->amounts[r->npend * (ntres + 1)];
+	tres_vec_t tres = _vec(r->ctx, job_ptr->tres_req_cnt);
 
-	job->account = a;
-	job->tres = _vec(r->ctx, job_ptr->tres_req_cnt);
-	job->duration = _duration(job_ptr);
+	r->account[r->npend] = a;
+	row[0] = _duration(job_ptr);
+	memcpy(row + 1, tres.v, ntres * sizeof(*row));
 	p->job_ptr = job_ptr;
 	p->eligible = _eligible(job_ptr);
 	p->job_id = job_ptr->job_id;
 	p->visit = r->npend++;
-	hmrf_books_waiting(r->ctx->books, a, &job->tres, p->eligible);
+	hmrf_books_waiting(r->ctx->books, a, &tres, p->eligible);
 }
 
 /*
@@ -519,10 +526,13 @@ static void _walk(recalc_t *r)
 
 	ROOM(s, all, all.cap + 1);
 	ROOM(s, pend, all.cap + 1);
-	ROOM(s, jobs, all.cap + 1);
+	s->ntres = tres_layout_count(r->ctx->layout);
+	ROOM(s, account, all.cap + 1);
+	ROOM(s, amounts, (all.cap + 1) * (s->ntres + 1));
 	all.job = s->all;
 	r->pend = s->pend;
-	r->jobs = s->jobs;
+	r->account = s->account;
+	r->amounts = s->amounts;
 	list_for_each_ro(job_list, _collect, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		if (i + 2 * HMRF_AHEAD < all.n)
@@ -574,23 +584,28 @@ static bool _in_order(const pending_t *pend, size_t npend)
 }
 
 /*
- * Put jobs[] in pend[]'s order: the job seen at v goes where its pend
+ * Put the table in pend[]'s order: the job seen at v goes where its pend
  * entry is.  In place, a cycle at a time, with byvisit as the map (left
  * as the identity; _rank fills it again).
  */
 static void _follow_pend(struct hmrf_scratch *s)
 {
-	size_t *to = s->byvisit;
+	size_t *to = s->byvisit, w = (size_t)s->ntres + 1;
+	double row[TRES_MAX + 1];
 
 	for (size_t i = 0; i < s->npend; i++)
 		to[s->pend[i].visit] = i;
 	for (size_t v = 0; v < s->npend; v++) {
 		while (to[v] != v) {
 			size_t d = to[v];
-			hmrf_job_t job = s->jobs[d];
+			int a = s->account[d];
 
-			s->jobs[d] = s->jobs[v];
-			s->jobs[v] = job;
+			s->account[d] = s->account[v];
+			s->account[v] = a;
+			memcpy(row, &s->amounts[d * w], w * sizeof(*row));
+			memcpy(&s->amounts[d * w], &s->amounts[v * w],
+			       w * sizeof(*row));
+			memcpy(&s->amounts[v * w], row, w * sizeof(*row));
 			to[v] = to[d];
 			to[d] = d;
 		}
@@ -621,21 +636,19 @@ static void _order(struct hmrf_scratch *s)
 static void _prepare(struct hmrf_scratch *s)
 {
 	size_t n = s->npend + s->nacct + 1;
-	hmrf_job_t *jobs;
 
 	_order(s);
-	/* the walk's jobs are kept; the probes come after them */
-	_room_keep((void **)&s->jobs, &s->jobs_cap, n, sizeof(*s->jobs));
+	/* the walk's rows are kept; the probes come after them */
+	_room_keep((void **)&s->account, &s->account_cap, n,
+		   sizeof(*s->account));
+	_room_keep((void **)&s->amounts, &s->amounts_cap, n * (s->ntres + 1),
+		   sizeof(*s->amounts));
 	ROOM(s, order, n);
-	ROOM(s, acct_of, n);
 	ROOM(s, fac, s->npend + 1);
 	ROOM(s, has_jobs, (size_t)s->nacct + 1);
-	jobs = s->jobs;
 	memset(s->has_jobs, 0, s->nacct * sizeof(bool));
-	for (size_t i = 0; i < s->npend; i++) {
-		s->acct_of[i] = jobs[i].account;
-		s->has_jobs[jobs[i].account] = true;
-	}
+	for (size_t i = 0; i < s->npend; i++)
+		s->has_jobs[s->account[i]] = true;
 	if (!s->eunomia) {
 		ROOM(s, efac, s->npend + 1);
 		memset(s->efac, 0, s->npend * sizeof(double));
@@ -653,7 +666,7 @@ static void _eunomia_factors(hmrf_ctx_t *ctx, struct hmrf_scratch *s)
 	ROOM(s, pend_ptr, s->npend + 1);
 	for (size_t i = 0; i < s->npend; i++) {
 		s->pend_ptr[i] = s->pend[i].job_ptr;
-		s->dur[i] = eunomia_charge_span(s->jobs[i].duration,
+		s->dur[i] = eunomia_charge_span(s->amounts[i * (s->ntres + 1)],
 						hmrf_books_horizon(ctx->books),
 						ctx->conf->period);
 	}
@@ -667,8 +680,10 @@ static void _eunomia_factors(hmrf_ctx_t *ctx, struct hmrf_scratch *s)
  */
 static int _rank(struct hmrf_scratch *s, hmrf_ctx_t *ctx)
 {
-	size_t njobs = s->npend, done = 0;
-	hmrf_job_t *jobs = s->jobs;
+	size_t njobs = s->npend, done = 0, w = (size_t)s->ntres + 1;
+	hmrf_job_table_t table = { .account = s->account,
+				   .amounts = s->amounts,
+				   .ntres = s->ntres };
 	horae_err_t err;
 
 	/* A zero-size probe per idle account finds where its next job
@@ -676,18 +691,17 @@ static int _rank(struct hmrf_scratch *s, hmrf_ctx_t *ctx)
 	for (int a = 0; a < s->nacct; a++) {
 		if (s->has_jobs[a])
 			continue;
-		s->acct_of[njobs] = a;
-		jobs[njobs].account = a;
-		tres_zero(&jobs[njobs].tres);
-		jobs[njobs++].duration = 0;
+		s->account[njobs] = a;
+		memset(&s->amounts[njobs++ * w], 0, w * sizeof(double));
 	}
-	if (hmrf_books_rank(ctx->books, jobs, njobs, s->order, &err)) {
+	table.n = njobs;
+	if (hmrf_books_rank_table(ctx->books, &table, s->order, &err)) {
 		error("%s: ranking failed: %s", plugin_type, err.text);
 		return -1;
 	}
 	for (size_t k = 0; k < njobs; k++) {
 		size_t j = s->order[k];
-		int a = s->acct_of[j];
+		int a = s->account[j];
 		double f = prio_rank_factor(done, s->npend);
 
 		if (j >= s->npend) {
