@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "json_field.h"
 #include "ledger_doc.h"
 
 /* Add v to o under key; v is o's or freed.  0, or -1 when either is
@@ -40,16 +41,15 @@ json_object *ledger_doc_to_json(const ledger_doc_t *d)
 	int n = names_count(d->names);
 
 	if (!doc || _add(doc, "tres", json_object_new_string(d->tres)) ||
-	    _add(doc, "charged_until",
-		 json_object_new_double(d->charged_until)) ||
+	    _add(doc, "charged_until", json_number_new(d->charged_until)) ||
 	    (isfinite(d->since) &&
-	     _add(doc, "since", json_object_new_double(d->since))))
+	     _add(doc, "since", json_number_new(d->since))))
 		goto nomem;
 	for (int i = 0; i < n; i++)
 		if (_push(names,
 			  json_object_new_string(names_get(d->names, i))) ||
-		    _push(ls, json_object_new_double(
-				      d->last_start ? d->last_start[i] : 0)))
+		    _push(ls, json_number_new(d->last_start ? d->last_start[i] :
+							      0)))
 			goto nomem;
 	if (_add(doc, "accounts", names)) {
 		names = NULL;

@@ -9,6 +9,7 @@
 #include "check_run.h"
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../json_field.h"
@@ -110,6 +111,96 @@ START_TEST(test_writer)
 }
 END_TEST
 
+/* The text json-c gives v, and json_number_new's, the same. */
+static void _same_text(double v)
+{
+	json_object *a = json_object_new_double(v), *b = json_number_new(v);
+	char want[64];
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	for (int f = 0; f < 2; f++) {
+		int flags =
+			f ? JSON_C_TO_STRING_NOZERO : JSON_C_TO_STRING_PLAIN;
+
+		snprintf(want, sizeof(want), "%s",
+			 json_object_to_json_string_ext(a, flags));
+		ck_assert_msg(
+			!strcmp(want, json_object_to_json_string_ext(b, flags)),
+			"%.17g: json-c %s, json_number_new %s", v, want,
+			json_object_to_json_string_ext(b, flags));
+	}
+	json_object_put(a);
+	json_object_put(b);
+}
+
+/*
+ * json_number_new writes the text json-c would, on whole numbers (its
+ * fast path) of every magnitude to past 1e15 and both signs, on -0, and
+ * on fractions, tiny and huge values (json-c's own printer); generated
+ * as well as chosen.
+ */
+START_TEST(test_writer_text)
+{
+	static const double chosen[] = { 0,
+					 -0.0,
+					 1,
+					 -1,
+					 9,
+					 10,
+					 256,
+					 1795849499,
+					 999999999999999,
+					 -999999999999999,
+					 1e15,
+					 -1e15,
+					 1e15 + 2,
+					 1e16,
+					 1e17,
+					 1e300,
+					 0.5,
+					 -0.25,
+					 0.1,
+					 1.0 / 3,
+					 4.9e-324,
+					 2.2250738585072014e-308,
+					 9007199254740993.0,
+					 123456.5 };
+	unsigned long long x = 88172645463325252ULL;
+
+	for (size_t i = 0; i < sizeof(chosen) / sizeof(chosen[0]); i++)
+		_same_text(chosen[i]);
+	for (int i = 0; i < 20000; i++) {
+		double v;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		switch (i % 4) {
+		case 0: /* whole, up to 18 digits */
+			v = (double)(long long)(x % 1000000000000000000ULL);
+			v /= (double)(1ULL << (x >> 58));
+			v = trunc(v);
+			break;
+		case 1: /* whole, small */
+			v = (double)(x % 100000);
+			break;
+		case 2: /* any bit pattern that is finite */
+			memcpy(&v, &x, sizeof(v));
+			if (!isfinite(v))
+				v = 1;
+			break;
+		default: /* a fraction */
+			v = (double)(x % 1000000) / 1024.0;
+			break;
+		}
+		if (x & 1)
+			v = -v;
+		_same_text(v);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("json_field");
@@ -122,6 +213,7 @@ int main(void)
 			    (int)(sizeof(cases) / sizeof(cases[0])));
 	tcase_add_test(tc, test_field);
 	tcase_add_test(tc, test_writer);
+	tcase_add_test(tc, test_writer_text);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
