@@ -18,6 +18,10 @@
 # from DIR (another build's staged plugins, e.g. a copy of build/stage's
 # plugin directory made before a change) instead of multifactor: the
 # same queue, sampling and figures, the baseline's own log too.
+# BENCH_SWAP=1: start the other side's cluster first (by default
+# hmrf's is).  With BENCH_BASELINE, builds whose gathers do the same
+# have come out 3-5 ms apart there at 50,000 jobs in one run and even
+# in the next: measure a change both ways.
 #
 # Stock priority/multifactor recalculates only with slurmdbd (without it,
 # it starts no decay thread), so both clusters run with MariaDB and
@@ -100,20 +104,32 @@ sample()
 	done
 }
 
-# bursts: from one thread's samples, the CPU ms of each run of samples
-# that each used > 1 ms, one a line.  The first burst is left out when
-# it was already under way at the first sample.
-bursts()
+# spans: from one thread's samples, each run of samples that each used
+# > 1 ms (a burst: one recalculation), one a line: "start end ms", from
+# the sample before its first to its last, and its CPU ms.  The first
+# burst is left out when it was already under way at the first sample.
+spans()
 {
-	awk 'NR == 1 { last = $3; next }
+	awk 'NR == 1 { last = $3; prev = $1; next }
 	{
 		d = $3 - last; last = $3
 		if (d > 1e6) {
-			if (!inb) { n++; inb = 1; cut[n] = (NR == 2) }
-			b[n] += d
+			if (!inb) { n++; inb = 1; cut[n] = (NR == 2); s[n] = prev }
+			b[n] += d; e[n] = $1
 		} else inb = 0
+		prev = $1
 	}
-	END { for (i = 1; i <= n; i++) if (!cut[i]) printf "%.3f\n", b[i] / 1e6 }'
+	END { for (i = 1; i <= n; i++) if (!cut[i]) printf "%.3f %.3f %.3f\n", s[i], e[i], b[i] / 1e6 }'
+}
+
+# apart A B: the CPU ms of the spans in file A that overlap none in file
+# B, one a line.  The spans are as wide as the sampling (0.25 s or
+# more), so two recalculations close in time count as overlapping even
+# when they did not: none left in is measured beside the other.
+apart()
+{
+	awk 'NR == FNR { s[++n] = $1; e[n] = $2; next }
+	{ for (i = 1; i <= n; i++) if ($1 < e[i] && s[i] < $2) next; print $3 }' "$2" "$1"
 }
 
 # holds TID: from perf script's "tid time event" lines, the ms each
@@ -162,11 +178,20 @@ start()
 	echo "$HC_RUNDIR/log/slurmctld.log" >"$work/$name.log"
 }
 
-start hmrf priority/hmrf $'DebugFlags=Priority' verbose || exit 1
-if [ -n "$BASELINE" ]; then
-	start mf priority/hmrf $'DebugFlags=Priority' verbose "$BASELINE" || exit 1
+start_other()
+{
+	if [ -n "$BASELINE" ]; then
+		start mf priority/hmrf $'DebugFlags=Priority' verbose "$BASELINE"
+	else
+		start mf priority/multifactor $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000' info
+	fi
+}
+if [ "${BENCH_SWAP:-0}" = 1 ]; then
+	start_other || exit 1
+	start hmrf priority/hmrf $'DebugFlags=Priority' verbose || exit 1
 else
-	start mf priority/multifactor $'PriorityCalcPeriod=1\nPriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityWeightFairshare=10000' info || exit 1
+	start hmrf priority/hmrf $'DebugFlags=Priority' verbose || exit 1
+	start_other || exit 1
 fi
 read -r hpid hrate <"$work/hmrf.start"
 read -r mpid mrate <"$work/mf.start"
@@ -210,8 +235,10 @@ if [ -n "$probes" ]; then
 	perf script -i "$work/locks.data" -F tid,time,event >"$work/locks.txt" 2>>"$work/perf.log"
 fi
 
-read -r hn hmin hq1 hmed hq3 hmax < <(bursts <"$work/hmrf.samples" | stats)
-read -r mn mmin mq1 mmed mq3 mmax < <(bursts <"$work/mf.samples" | stats)
+spans <"$work/hmrf.samples" >"$work/hmrf.spans"
+spans <"$work/mf.samples" >"$work/mf.spans"
+read -r hn hmin hq1 hmed hq3 hmax < <(cut -d' ' -f3 "$work/hmrf.spans" | stats)
+read -r mn mmin mq1 mmed mq3 mmax < <(cut -d' ' -f3 "$work/mf.spans" | stats)
 echo "$JOBS pending jobs of $ACCOUNTS accounts, both plugins at once over ${WINDOW} s, recalculating every $PERIOD s"
 echo "CPU ms per full recalculation (q1, q3: quartiles)"
 fmt='%-22s %8s %7s %8s %8s %8s %8s %8s\n'
@@ -219,6 +246,17 @@ printf "$fmt" plugin submit/s cycles min q1 median q3 max
 printf "$fmt" priority/hmrf "$hrate" "$hn" "$hmin" "$hq1" "$hmed" "$hq3" "$hmax"
 printf "$fmt" "$other" "$mrate" "$mn" "$mmin" "$mq1" "$mmed" "$mq3" "$mmax"
 awk -v h="$hmed" -v m="$mmed" -v o="${other#*/}" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median CPU per recalculation: %.2f\n", o, h / m }'
+# The two sides' recalculations, when they come at the same time, share
+# the machine's caches and memory: both are dearer then.  Their phases
+# follow when each slurmctld started, so how many do is chance; those
+# that did not, apart.
+read -r an amin aq1 amed aq3 amax < <(apart "$work/hmrf.spans" "$work/mf.spans" | stats)
+read -r bn bmin bq1 bmed bq3 bmax < <(apart "$work/mf.spans" "$work/hmrf.spans" | stats)
+echo "CPU ms per recalculation run apart from the other side's (overlapping within the sampling: hmrf $((hn - an)) of $hn, ${other#*/} $((mn - bn)) of $mn)"
+printf "$fmt" plugin '' cycles min q1 median q3 max
+printf "$fmt" priority/hmrf '' "$an" "$amin" "$aq1" "$amed" "$aq3" "$amax"
+printf "$fmt" "$other" '' "$bn" "$bmin" "$bq1" "$bmed" "$bq3" "$bmax"
+awk -v h="$amed" -v m="$bmed" -v o="${other#*/}" -v a="$an" -v b="$bn" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median CPU per recalculation run apart: %.2f%s\n", o, h / m, (a < 10 || b < 10) ? " (fewer than 10 a side)" : "" }'
 if [ -n "$probes" ]; then
 	read -r ln lmin lq1 lmed lq3 lmax < <(holds "$htid" <"$work/locks.txt" | stats)
 	read -r kn kmin kq1 kmed kq3 kmax < <(holds "$mtid" <"$work/locks.txt" | stats)
