@@ -535,8 +535,10 @@ static int _rank_input(const hmrf_books_t *b, hmrf_params_t *p,
 	return 0;
 }
 
-int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
-		    size_t njobs, size_t *order, horae_err_t *err)
+/* hmrf_rank over jobs[] or, when table is not NULL, hmrf_rank_table. */
+static int _books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
+		       size_t njobs, const hmrf_job_table_t *table,
+		       size_t *order, horae_err_t *err)
 {
 	hmrf_params_t p;
 	hmrf_account_t *acct;
@@ -546,25 +548,24 @@ int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
 		return err_set(err, -EINVAL, "rank: missing books");
 	if (_rank_input(b, &p, &acct, &n))
 		return err_set(err, -ENOMEM, "out of memory");
-	rc = hmrf_rank(&p, acct, n, jobs, njobs, order, err);
+	rc = table ? hmrf_rank_table(&p, acct, n, table, order, err) :
+		     hmrf_rank(&p, acct, n, jobs, njobs, order, err);
 	free(acct);
 	return rc;
+}
+
+int hmrf_books_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
+		    size_t njobs, size_t *order, horae_err_t *err)
+{
+	return _books_rank(b, jobs, njobs, NULL, order, err);
 }
 
 int hmrf_books_rank_table(const hmrf_books_t *b, const hmrf_job_table_t *jobs,
 			  size_t *order, horae_err_t *err)
 {
-	hmrf_params_t p;
-	hmrf_account_t *acct;
-	int n, rc;
-
-	if (!b)
-		return err_set(err, -EINVAL, "rank: missing books");
-	if (_rank_input(b, &p, &acct, &n))
-		return err_set(err, -ENOMEM, "out of memory");
-	rc = hmrf_rank_table(&p, acct, n, jobs, order, err);
-	free(acct);
-	return rc;
+	if (!jobs)
+		return err_set(err, -EINVAL, "rank: missing arguments");
+	return _books_rank(b, NULL, 0, jobs, order, err);
 }
 
 hmrf_ranker_t *hmrf_books_ranker(const hmrf_books_t *b,

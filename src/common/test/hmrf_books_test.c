@@ -1225,6 +1225,34 @@ static const struct {
 	{ HMRF_POLICY_DRF, WINDOW_NONE },
 };
 
+/* hmrf_books_rank_table over jobs[] as a table of the TRES they use
+ * gives want, hmrf_books_rank's order; without books or table, -EINVAL. */
+static void _assert_table_rank(const hmrf_books_t *b, const hmrf_job_t *jobs,
+			       size_t n, const size_t *want)
+{
+	int account[EQ_JOBS];
+	double amounts[EQ_JOBS * (TRES_MAX + 1)];
+	size_t got[EQ_JOBS];
+	hmrf_job_table_t t = { account, amounts, 0, n };
+
+	ck_assert_uint_le(n, EQ_JOBS);
+	for (size_t j = 0; j < n; j++)
+		if (tres_slots(&jobs[j].tres) > t.ntres)
+			t.ntres = tres_slots(&jobs[j].tres);
+	for (size_t j = 0; j < n; j++) {
+		double *row = amounts + j * (t.ntres + 1);
+
+		account[j] = jobs[j].account;
+		row[0] = jobs[j].duration;
+		memcpy(row + 1, jobs[j].tres.v, t.ntres * sizeof(*row));
+	}
+	ck_assert_int_eq(hmrf_books_rank_table(b, &t, got, NULL), 0);
+	for (size_t k = 0; k < n; k++)
+		ck_assert_uint_eq(got[k], want[k]);
+	ck_assert_int_eq(hmrf_books_rank_table(b, NULL, got, NULL), -EINVAL);
+	ck_assert_int_eq(hmrf_books_rank_table(NULL, &t, got, NULL), -EINVAL);
+}
+
 START_TEST(test_plugin_and_simulator_feed_the_same_books)
 {
 	eq_job_t jobs[EQ_JOBS];
@@ -1274,6 +1302,7 @@ START_TEST(test_plugin_and_simulator_feed_the_same_books)
 				ck_assert_msg(op[k2] == os[k2],
 					      "seed %d t=%g: position %zu differs",
 					      seed, t[k], k2);
+			_assert_table_rank(p, pend, np, op);
 			ranked += np > 1;
 			prev = t[k];
 		}
