@@ -14,6 +14,18 @@
 # the cycles sampled and their quartiles and median (us), and each
 # Placement's median over cons_tres's.
 #
+# A cycle's time is mostly cons_tres's tests of jobs that cannot start
+# on the nodes as the first cycles left them, so a Placement's ratio
+# measures what its placements left as much as what its code costs.  Two
+# figures tell them apart: the side "pass-through" (select/eunomia with
+# Placement=cons_tres: every call passed down, nothing steered), whose
+# ratio is the wrapper's cost alone; and, with perf, the share of
+# slurmctld's CPU samples (perf record -F 499 during the sampling, no
+# call graph) in select_eunomia.so's own code (the core linked in
+# included; what it calls in libc or libslurm not).  The jobs running
+# when the sampling ends are counted per side: they show how far the
+# placements left the sides apart.
+#
 # The sides run one at a time (each its own cluster), in two passes of
 # SECONDS/2 each, the second in the reverse order of the first (cons_tres,
 # first-fit, ..., eunomia, then eunomia, ..., cons_tres), and each side's
@@ -38,9 +50,22 @@ export HORAE_PLUGINDIR
 . "$HERE/bench/cycles.sh"
 
 dir=
+perfpid=
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"' EXIT
 trap 'exit 130' INT TERM
 work=
+perfok=
+command -v perf >/dev/null 2>&1 && perfok=1
+
+# "OWN TOTAL": perf samples in select_eunomia.so's own code, and in all.
+_own_samples()
+{
+	perf report -i "$1" --no-children --sort dso --stdio -g none \
+		--show-nr-samples 2>/dev/null |
+		awk '!/^#/ && $1 ~ /%$/ && $2 ~ /^[0-9]+$/ { t += $2
+			if ($3 == "select_eunomia.so") e += $2 }
+		     END { printf "%d %d\n", e, t }'
+}
 
 run()
 {
@@ -61,12 +86,25 @@ run()
 		echo "- acct$((i % 50)) $((1 + i % 48)) $((5 + i % 120)) $((1000 * (1 + i % 8))) - sleep 600"
 	done | "$SUBMIT" >&2
 	sdiag -r >/dev/null 2>&1
+	own="0 0"
+	if [ -n "$perfok" ]; then
+		perf record -q -F 499 -o "$dir/perf.data" \
+			-p "$(cat "$HC_RUNDIR/pids/slurmctld.pid")" \
+			-- sleep "$PASS" >/dev/null 2>&1 &
+		perfpid=$!
+	fi
 	cycles_samples "$PASS" >"$dir/cycles"
+	if [ -n "$perfpid" ]; then
+		wait "$perfpid"
+		perfpid=
+		own=$(_own_samples "$dir/perf.data")
+	fi
+	running=$(squeue -h -t R -o %i 2>/dev/null | wc -l)
 	cat "$dir/cycles" >>"$work/$3.cycles"
 	read -r mn _ mmed _ < <(cycles_quartiles main <"$dir/cycles")
 	read -r bn _ bmed _ < <(cycles_quartiles bf <"$dir/cycles")
-	printf "$pfmt" "$4" "$3" "$mn" "$mmed" "$bn" "$bmed" >&2
-	echo "$4 $3 $mn $mmed $bn $bmed" >>"$work/passes"
+	printf "$pfmt" "$4" "$3" "$mn" "$mmed" "$bn" "$bmed" "$running" >&2
+	echo "$4 $3 $mn $mmed $bn $bmed $running $own" >>"$work/passes"
 	hc_stop
 	rm -rf "$dir"
 	dir=
@@ -77,20 +115,21 @@ side()
 {
 	case $1 in
 	cons_tres) echo "select/cons_tres" ;;
+	pass-through) echo "select/eunomia Placement=cons_tres" ;;
 	eunomia) echo "select/eunomia Placement=eunomia SpeedMap=gen1:1,gen2:1.5,gen3:2,gen4:3" ;;
 	*) echo "select/eunomia Placement=$1" ;;
 	esac
 }
 
 declare -A MAIN BF
-SIDES=(cons_tres first-fit best-fit affinity rpsdsf eunomia)
+SIDES=(cons_tres pass-through first-fit best-fit affinity rpsdsf eunomia)
 PASS=$(((RUN + 1) / 2))
 work=$(mktemp -d /tmp/horae-bench-select.XXXXXX)
 : >"$work/passes"
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"; rm -rf "$work"' EXIT
 fmt='%-22s %6s %8s %8s %8s   %6s %8s %8s %8s\n'
-pfmt='%-6s %-16s %6s %8s   %6s %8s\n'
-echo "  each pass: side, main cycles and median (us), backfill cycles and median (us)" >&2
+pfmt='%-6s %-16s %6s %8s   %6s %8s   %6s\n'
+echo "  each pass: side, main cycles and median (us), backfill cycles and median (us), jobs running" >&2
 for pass in 1 2; do
 	order=("${SIDES[@]}")
 	if [ "$pass" = 2 ]; then
@@ -119,7 +158,13 @@ for name in "${SIDES[@]}"; do
 	awk -v s="$name" '$2 == s { m[$1] = $4; b[$1] = $6 }
 		END { printf "%-22s %8s %8s   %8s %8s\n", s, m["pass1"], b["pass1"], m["pass2"], b["pass2"] }' "$work/passes"
 done
-for p in first-fit best-fit affinity rpsdsf eunomia; do
+echo "jobs running when each pass's sampling ended, and select/eunomia's own code as a share of slurmctld's CPU samples (both passes)"
+for name in "${SIDES[@]}"; do
+	awk -v s="$name" -v perf="$perfok" '$2 == s { r[$1] = $7; e += $8; t += $9 }
+		END { printf "%-22s %8s %8s   %s\n", s, r["pass1"], r["pass2"],
+			!perf ? "- (no perf)" : t ? sprintf("%.2f%% of %d samples", 100 * e / t, t) : "- (no samples)" }' "$work/passes"
+done
+for p in pass-through first-fit best-fit affinity rpsdsf eunomia; do
 	awk -v p="$p" -v a="${MAIN[$p]:--}" -v b="${MAIN[cons_tres]:--}" \
 	    -v c="${BF[$p]:--}" -v d="${BF[cons_tres]:--}" 'BEGIN {
 		printf "ratio eunomia (%s) / cons_tres, median cycle: main %s, backfill %s\n", p,
