@@ -209,9 +209,16 @@ bool justice_kill_late(double now, double deadline, double cpus,
 	return now > deadline && cpus > kill_above;
 }
 
+/* Within a microsecond of a whole minute is that minute: a window made by
+ * adding whole minutes to a time in floating point (deadline_ok) may come
+ * back a rounding short of them. */
+#define RUN_CAP_SLACK 1e-6
+
 double justice_run_cap(double left)
 {
-	return left >= 60 ? floor(left / 60) * 60 : fmax(left, 1);
+	if (left + RUN_CAP_SLACK < 60)
+		return fmax(left, 1);
+	return floor((left + RUN_CAP_SLACK) / 60) * 60;
 }
 
 long justice_size(double req_cpus, double per_unit, long min_units,

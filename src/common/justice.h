@@ -117,7 +117,8 @@ int justice_estimate(const justice_history_t *h, const justice_params_t *p,
  * How long a deadline job starting left seconds before its deadline may
  * run under Slurm, which sets its limit to the whole minutes left
  * (job_scheduler.c, deadline_time_limit): a request's run_cap.  At least
- * 1 s.
+ * 1 s.  A time left within a microsecond below a whole minute counts as
+ * that minute (floating-point rounding, not time Slurm would cut).
  */
 double justice_run_cap(double left);
 

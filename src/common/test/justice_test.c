@@ -3,17 +3,21 @@
  * justice_test.c - Check tests of justice.c: each step of Algorithms 2 and
  * 3 on a hand-computed history, the bootstrap, the correction kept within
  * [MinCPUFrac, 1], an infeasible job with what would be feasible, the
- * baselines, offers and order.
+ * baselines, offers and order; and on generated histories and jobs,
+ * admission against a model written from justice.h and
+ * justice_history.h alone (test_generated_admission).
  */
 #include <check.h>
 
 #include "check_run.h"
+#include "test_seed.h"
 
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "../justice.h"
+#include "../rng.h"
 
 /* minReqRate 0.5, 0.2 and 0.9 */
 static const justice_done_t A = { 10, 100, 500, 10, true, 0, false, 0 };
@@ -331,6 +335,357 @@ START_TEST(test_claim)
 }
 END_TEST
 
+/* --- generated cases against a model ------------------------------------ */
+
+/*
+ * The model: TRACK_JOB and the estimate as justice_history.h and justice.h
+ * state them, computed here from the jobs themselves (no call into the
+ * history but its creation and track), then the properties admission must
+ * have whatever the history: a job is admitted exactly when the work the
+ * estimate gives it over its window, f x maxCPUs x (q + ttd), fits in the
+ * time it has at its most CPUs; an admitted job's reqCPUs are the fewest
+ * whole CPUs that do that work in time; a job is never refused at q = 0;
+ * the window an infeasible job is told it could meet is met (and a second
+ * less is not); a longer window never turns an admitted job away; the
+ * oracle admits exactly the jobs whose need fits; the order and the offers
+ * are the ones a plain sort and a plain greedy give.
+ */
+enum { GEN_HIST = 40 };
+
+typedef struct model_hist {
+	int length, n;
+	double rate[GEN_HIST * 2], error[GEN_HIST * 2];
+	double smooth, last;
+	bool exp, success;
+	double alpha;
+} model_hist_t;
+
+static void _model_track(model_hist_t *m, const justice_done_t *j,
+			 double capacity)
+{
+	double mx = fmin(j->requested, capacity), per = j->deadline * mx;
+	double rate, last, e;
+
+	if (!j->cut)
+		rate = j->comp_time / per;
+	else if (j->claim > 0)
+		rate = fmin(1, fmax(j->comp_time, j->claim) / per);
+	else
+		rate = 1;
+	last = (j->allotted > 0 ? j->allotted : j->cpus) / mx;
+	e = rate - last;
+	m->smooth = m->n ? m->alpha * e + (1 - m->alpha) * m->smooth : e;
+	m->rate[m->n] = rate;
+	m->error[m->n] = e;
+	m->n++;
+	m->last = last;
+	m->success = j->success;
+}
+
+/* f: the fraction before the queue stretch, over the kept jobs. */
+static double _model_fraction(const model_hist_t *m)
+{
+	int from = m->n > m->length ? m->n - m->length : 0;
+	double lo = INFINITY, hi = -INFINITY, sum = 0, f;
+
+	for (int i = from; i < m->n; i++) {
+		lo = fmin(lo, m->rate[i]);
+		hi = fmax(hi, m->rate[i]);
+		sum += m->error[i];
+	}
+	f = (m->last + (m->success ? lo : hi)) / 2 +
+	    (m->exp ? m->smooth : sum / (m->n - from));
+	return fmin(1, fmax(lo, f));
+}
+
+static double _pick(rng_t *r, double lo, double hi)
+{
+	return lo + rng_uniform(r) * (hi - lo);
+}
+
+static justice_done_t _gen_done(rng_t *r, double capacity)
+{
+	justice_done_t j = { 0 };
+	double mx;
+
+	j.requested = 1 + (double)rng_below(r, 96);
+	mx = fmin(j.requested, capacity);
+	j.deadline = _pick(r, 60, 7200);
+	j.cpus = 1 + (double)rng_below(r, (uint64_t)mx);
+	j.comp_time = _pick(r, 0, 1.3) * j.cpus * j.deadline;
+	j.success = j.comp_time <= j.cpus * j.deadline;
+	if (rng_below(r, 2))
+		j.allotted = 1 + (double)rng_below(r, (uint64_t)mx);
+	if (!rng_below(r, 5)) {
+		j.cut = true;
+		j.success = false;
+		if (rng_below(r, 2))
+			j.claim = _pick(r, 0, 1.5) * mx * j.deadline;
+	}
+	return j;
+}
+
+static justice_request_t _gen_request(rng_t *r)
+{
+	justice_request_t q = { 0 };
+
+	q.requested = 1 + (double)rng_below(r, 128);
+	q.deadline = _pick(r, 30, 20000);
+	/* Whole seconds now and then: the minute cut's edges. */
+	if (rng_below(r, 2))
+		q.deadline = round(q.deadline);
+	q.queued = rng_below(r, 4) ? _pick(r, 0, 1.2) * q.deadline : 0;
+	if (rng_below(r, 3) == 0 && q.deadline > q.queued)
+		q.run_cap = justice_run_cap(q.deadline - q.queued);
+	if (rng_below(r, 3) == 0)
+		q.claim = _pick(r, 0, 2) * q.requested * q.deadline;
+	q.need = _pick(r, 0, 1.5) * q.requested * q.deadline;
+	return q;
+}
+
+/* Whether x is within a hair of a whole number (the ceil's edge). */
+static bool _near_whole(double x)
+{
+	return fabs(x - round(x)) < 1e-6 * fmax(1, fabs(x));
+}
+
+static justice_verdict_t _verdict_at(const justice_history_t *h,
+				     const justice_params_t *p,
+				     justice_request_t q, double deadline)
+{
+	justice_estimate_t e;
+
+	q.deadline = deadline;
+	if (q.run_cap > 0)
+		q.run_cap = justice_run_cap(deadline - q.queued);
+	ck_assert_int_eq(justice_estimate(h, p, &q, &e, NULL), 0);
+	return e.verdict;
+}
+
+static void _check_request(const justice_history_t *h,
+			   const justice_params_t *p, const model_hist_t *m,
+			   const justice_request_t *q, int c)
+{
+	justice_estimate_t e;
+	double mx = fmin(q->requested, p->capacity), ttd = q->deadline - q->queued;
+	double f, work, cpus;
+	long learnt = justice_history_count(h);
+
+	if (q->run_cap > 0 && q->run_cap < ttd)
+		ttd = q->run_cap;
+	ck_assert_int_eq(justice_estimate(h, p, q, &e, NULL), 0);
+	ck_assert_double_eq_tol(e.max_cpus, mx, 1e-12);
+	if (learnt < 2 || learnt < p->bootstrap) {
+		ck_assert_msg(e.verdict == JUSTICE_BOOTSTRAP,
+			      "case %d: %ld learnt, bootstrap %ld", c, learnt,
+			      p->bootstrap);
+		ck_assert_double_eq(e.req_cpus, mx);
+		return;
+	}
+	f = _model_fraction(m);
+	ck_assert_double_eq_tol(justice_fraction(h), f, 1e-9);
+	if (!(ttd > 0)) {
+		ck_assert_msg(e.verdict == JUSTICE_INFEASIBLE,
+			      "case %d: admitted with no time left", c);
+		return;
+	}
+	work = f * mx * (q->queued + ttd);
+	cpus = work / ttd;
+	if (_near_whole(cpus) || fabs(cpus - mx) < 1e-6 * mx)
+		return; /* on the ceil's edge: either is right */
+	if (cpus <= mx) {
+		ck_assert_msg(e.verdict == JUSTICE_FEASIBLE,
+			      "case %d: refused, yet %g CPU-s fit in %g s on %g CPUs",
+			      c, work, ttd, mx);
+		/* Sound: the allotment does the estimated work in time;
+		 * and the fewest whole CPUs that do. */
+		ck_assert_double_eq(e.req_cpus, fmax(1, ceil(cpus)));
+		ck_assert(e.req_cpus * ttd >= work * (1 - 1e-12));
+		ck_assert(e.req_cpus <= mx);
+		ck_assert_double_eq_tol(e.priority, e.req_cpus / ttd, 1e-12);
+		/* A longer window keeps it admitted. */
+		if (!(q->run_cap > 0))
+			ck_assert_msg(_verdict_at(h, p, *q,
+						  q->deadline * 1.5 + 10) !=
+					      JUSTICE_INFEASIBLE,
+				      "case %d: a longer window refused", c);
+	} else {
+		ck_assert_msg(e.verdict == JUSTICE_INFEASIBLE,
+			      "case %d: admitted, yet %g CPU-s do not fit in %g s on %g CPUs",
+			      c, work, ttd, mx);
+		ck_assert(q->queued > 0 || q->run_cap > 0);
+		ck_assert(e.cpus_needed > mx);
+		if (f < 1) {
+			ck_assert(isfinite(e.deadline_ok));
+			ck_assert_msg(_verdict_at(h, p, *q, e.deadline_ok) ==
+					      JUSTICE_FEASIBLE,
+				      "case %d: refused at the window %g it was told it could meet",
+				      c, e.deadline_ok);
+			/* And a second less is not met (without the minute
+			 * cut, whose edges are a minute apart). */
+			if (!(q->run_cap > 0) && e.deadline_ok - 1 > q->queued &&
+			    e.deadline_ok - 1 > q->deadline &&
+			    !_near_whole(f * q->queued / (1 - f)))
+				ck_assert_msg(
+					_verdict_at(h, p, *q,
+						    e.deadline_ok - 1) ==
+						JUSTICE_INFEASIBLE,
+					"case %d: %g is not the earliest window",
+					c, e.deadline_ok);
+		} else {
+			ck_assert(isinf(e.deadline_ok));
+		}
+	}
+}
+
+START_TEST(test_generated_admission)
+{
+	rng_t r;
+	int checked = 0;
+
+	rng_seed(&r, gen_seed(2718));
+	for (int c = 0; c < 400; c++) {
+		justice_params_t p = {
+			.policy = JUSTICE_POLICY_JUSTICE,
+			.capacity = rng_below(&r, 2) ? 64 : 128,
+			.bootstrap = (long)rng_below(&r, 6),
+		};
+		model_hist_t m = { 0 };
+		justice_history_t *h;
+		int n = (int)rng_below(&r, GEN_HIST);
+
+		m.length = 1 + (int)rng_below(&r, GEN_HIST);
+		m.exp = rng_below(&r, 2);
+		m.alpha = m.exp ? _pick(&r, 0.05, 1) : 0;
+		h = justice_history_create(m.length,
+					   m.exp ? JUSTICE_SMOOTH_EXP :
+						   JUSTICE_SMOOTH_EQUAL,
+					   m.alpha, NULL);
+		ck_assert_ptr_nonnull(h);
+		if (!m.exp)
+			m.alpha = 0;
+		for (int i = 0; i < n; i++) {
+			justice_done_t j = _gen_done(&r, p.capacity);
+
+			ck_assert_int_eq(justice_history_track(h, &j,
+							       p.capacity,
+							       NULL),
+					 0);
+			_model_track(&m, &j, p.capacity);
+		}
+		for (int k = 0; k < 20; k++) {
+			justice_request_t q = _gen_request(&r);
+
+			_check_request(h, &p, &m, &q, c);
+			checked++;
+		}
+		justice_history_destroy(&h);
+	}
+	ck_assert_int_eq(checked, 400 * 20);
+}
+END_TEST
+
+/* The oracle admits exactly the jobs whose need fits in the time they
+ * have at their most CPUs, whatever was learnt. */
+START_TEST(test_generated_oracle)
+{
+	rng_t r;
+	justice_params_t p = { .policy = JUSTICE_POLICY_ORACLE,
+			       .capacity = 96 };
+
+	rng_seed(&r, gen_seed(3141));
+	for (int c = 0; c < 4000; c++) {
+		justice_request_t q = _gen_request(&r);
+		justice_estimate_t e;
+		double mx = fmin(q.requested, p.capacity);
+		double ttd = q.deadline - q.queued, cpus;
+
+		if (q.run_cap > 0 && q.run_cap < ttd)
+			ttd = q.run_cap;
+		ck_assert_int_eq(justice_estimate(NULL, &p, &q, &e, NULL), 0);
+		if (!(ttd > 0)) {
+			ck_assert_int_eq(e.verdict, JUSTICE_INFEASIBLE);
+			continue;
+		}
+		cpus = q.need / ttd;
+		if (_near_whole(cpus) || fabs(cpus - mx) < 1e-6 * mx)
+			continue;
+		ck_assert_msg(e.verdict == (cpus <= mx ? JUSTICE_FEASIBLE :
+							 JUSTICE_INFEASIBLE),
+			      "case %d: need %g in %g s on %g CPUs", c, q.need,
+			      ttd, mx);
+		if (e.verdict == JUSTICE_FEASIBLE)
+			ck_assert(e.req_cpus * ttd >= q.need * (1 - 1e-12));
+	}
+}
+END_TEST
+
+/* justice_order against a plain stable sort (admitted by priority, the
+ * refused last, ties by index), and justice_offers against a plain
+ * greedy in that order. */
+START_TEST(test_generated_order_and_offers)
+{
+	enum { N = 40 };
+	rng_t r;
+
+	rng_seed(&r, gen_seed(1618));
+	for (int c = 0; c < 300; c++) {
+		justice_estimate_t est[N];
+		size_t order[N], want[N];
+		double req[N], offers[N], free_cpus, left, expect;
+		size_t n = 1 + rng_below(&r, N);
+
+		for (size_t i = 0; i < n; i++) {
+			memset(&est[i], 0, sizeof(est[i]));
+			est[i].verdict = rng_below(&r, 4) ? JUSTICE_FEASIBLE :
+							    JUSTICE_INFEASIBLE;
+			est[i].req_cpus = 1 + (double)rng_below(&r, 32);
+			est[i].ttd = 1 + (double)rng_below(&r, 5);
+			/* Few distinct values: ties. */
+			if (est[i].verdict != JUSTICE_INFEASIBLE)
+				est[i].priority = est[i].req_cpus / est[i].ttd;
+			want[i] = i;
+		}
+		/* Insertion sort: stable, so ties keep the index order. */
+		for (size_t i = 1; i < n; i++) {
+			size_t x = want[i], j = i;
+
+			while (j > 0) {
+				const justice_estimate_t *a = &est[want[j - 1]],
+							 *b = &est[x];
+				bool ai = a->verdict == JUSTICE_INFEASIBLE,
+				     bi = b->verdict == JUSTICE_INFEASIBLE;
+
+				if (ai == bi ? a->priority <= b->priority || ai :
+					       !ai)
+					break;
+				want[j] = want[j - 1];
+				j--;
+			}
+			want[j] = x;
+		}
+		ck_assert_int_eq(justice_order(est, n, order), 0);
+		for (size_t i = 0; i < n; i++)
+			ck_assert_msg(order[i] == want[i],
+				      "case %d: position %zu is job %zu, not %zu",
+				      c, i, order[i], want[i]);
+		free_cpus = (double)rng_below(&r, 200);
+		for (size_t i = 0; i < n; i++)
+			req[i] = est[order[i]].req_cpus;
+		left = justice_offers(req, n, free_cpus, offers);
+		expect = free_cpus;
+		for (size_t i = 0; i < n; i++) {
+			double o = req[i] <= expect ? req[i] : 0;
+
+			ck_assert_double_eq(offers[i], o);
+			expect -= o;
+		}
+		ck_assert_double_eq(left, expect);
+		ck_assert(left >= 0);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("justice");
@@ -345,6 +700,9 @@ int main(void)
 	tcase_add_test(tc, test_run_cap);
 	tcase_add_test(tc, test_size);
 	tcase_add_test(tc, test_claim);
+	tcase_add_test(tc, test_generated_admission);
+	tcase_add_test(tc, test_generated_oracle);
+	tcase_add_test(tc, test_generated_order_and_offers);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }
