@@ -8,6 +8,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "test_seed.h"
 
 #include <errno.h>
 #include <math.h>
@@ -336,7 +337,7 @@ END_TEST
  * seed measured 1.000 to 1.055). */
 START_TEST(test_eunomia_constrained_generated)
 {
-	unsigned long seed = 12345;
+	unsigned long seed = (unsigned long)gen_seed(12345);
 	int cases = 0;
 	double worst = 0;
 
@@ -391,7 +392,7 @@ START_TEST(test_eunomia_ranker_repeats)
 	horae_err_t err;
 	size_t k;
 
-	rng_seed(&g, 2026);
+	rng_seed(&g, gen_seed(2026));
 	for (int c = 0; c < 100; c++) {
 		eunomia_account_t a[NA];
 		eunomia_job_t jobs[NJ], wide[NJ * MAXC];
@@ -479,7 +480,7 @@ START_TEST(test_eunomia_ranker_skip)
 	enum { NA = 5, NJ = 24, MAXC = 8 };
 	rng_t g;
 
-	rng_seed(&g, 4242);
+	rng_seed(&g, gen_seed(4242));
 	for (int c = 0; c < 100; c++) {
 		eunomia_account_t a[NA];
 		eunomia_job_t jobs[NJ];

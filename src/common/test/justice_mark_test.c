@@ -10,6 +10,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "test_seed.h"
 
 #include <errno.h>
 #include <math.h>
@@ -101,7 +102,7 @@ START_TEST(test_each_job_learnt_once)
 	justice_mark_t *m = justice_mark_create(0);
 	double now = 0;
 
-	rng_seed(rng, 0x5eed0000u + (uint64_t)_i);
+	rng_seed(rng, gen_seed(0x5eed0000u + (uint64_t)_i));
 	for (int j = 0; j < NJOBS; j++) {
 		end[j] = 1 + floor(rng_uniform(rng) * 300);
 		done[j] = end[j] + (rng_uniform(rng) < 0.2 ?

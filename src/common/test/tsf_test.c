@@ -9,6 +9,7 @@
 #include <check.h>
 
 #include "check_run.h"
+#include "test_seed.h"
 #include "test_vec.h"
 
 #include <errno.h>
@@ -291,7 +292,7 @@ START_TEST(test_ranker)
 	horae_err_t err;
 	size_t zero = 0, k;
 
-	rng_seed(&g, 99);
+	rng_seed(&g, gen_seed(99));
 	for (int c = 0; c < 100; c++) {
 		tsf_account_t a[NA];
 		tsf_job_t jobs[NJ], wide[NJ * MAXC];
