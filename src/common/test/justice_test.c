@@ -467,7 +467,8 @@ static void _check_request(const justice_history_t *h,
 			   const justice_request_t *q, int c)
 {
 	justice_estimate_t e;
-	double mx = fmin(q->requested, p->capacity), ttd = q->deadline - q->queued;
+	double mx = fmin(q->requested, p->capacity),
+	       ttd = q->deadline - q->queued;
 	double f, work, cpus;
 	long learnt = justice_history_count(h);
 
@@ -494,9 +495,10 @@ static void _check_request(const justice_history_t *h,
 	if (_near_whole(cpus) || fabs(cpus - mx) < 1e-6 * mx)
 		return; /* on the ceil's edge: either is right */
 	if (cpus <= mx) {
-		ck_assert_msg(e.verdict == JUSTICE_FEASIBLE,
-			      "case %d: refused, yet %g CPU-s fit in %g s on %g CPUs",
-			      c, work, ttd, mx);
+		ck_assert_msg(
+			e.verdict == JUSTICE_FEASIBLE,
+			"case %d: refused, yet %g CPU-s fit in %g s on %g CPUs",
+			c, work, ttd, mx);
 		/* Sound: the allotment does the estimated work in time;
 		 * and the fewest whole CPUs that do. */
 		ck_assert_double_eq(e.req_cpus, fmax(1, ceil(cpus)));
@@ -505,25 +507,28 @@ static void _check_request(const justice_history_t *h,
 		ck_assert_double_eq_tol(e.priority, e.req_cpus / ttd, 1e-12);
 		/* A longer window keeps it admitted. */
 		if (!(q->run_cap > 0))
-			ck_assert_msg(_verdict_at(h, p, *q,
-						  q->deadline * 1.5 + 10) !=
-					      JUSTICE_INFEASIBLE,
-				      "case %d: a longer window refused", c);
+			ck_assert_msg(
+				_verdict_at(h, p, *q, q->deadline * 1.5 + 10) !=
+					JUSTICE_INFEASIBLE,
+				"case %d: a longer window refused", c);
 	} else {
-		ck_assert_msg(e.verdict == JUSTICE_INFEASIBLE,
-			      "case %d: admitted, yet %g CPU-s do not fit in %g s on %g CPUs",
-			      c, work, ttd, mx);
+		ck_assert_msg(
+			e.verdict == JUSTICE_INFEASIBLE,
+			"case %d: admitted, yet %g CPU-s do not fit in %g s on %g CPUs",
+			c, work, ttd, mx);
 		ck_assert(q->queued > 0 || q->run_cap > 0);
 		ck_assert(e.cpus_needed > mx);
 		if (f < 1) {
 			ck_assert(isfinite(e.deadline_ok));
-			ck_assert_msg(_verdict_at(h, p, *q, e.deadline_ok) ==
-					      JUSTICE_FEASIBLE,
-				      "case %d: refused at the window %g it was told it could meet",
-				      c, e.deadline_ok);
+			ck_assert_msg(
+				_verdict_at(h, p, *q, e.deadline_ok) ==
+					JUSTICE_FEASIBLE,
+				"case %d: refused at the window %g it was told it could meet",
+				c, e.deadline_ok);
 			/* And a second less is not met (without the minute
 			 * cut, whose edges are a minute apart). */
-			if (!(q->run_cap > 0) && e.deadline_ok - 1 > q->queued &&
+			if (!(q->run_cap > 0) &&
+			    e.deadline_ok - 1 > q->queued &&
 			    e.deadline_ok - 1 > q->deadline &&
 			    !_near_whole(f * q->queued / (1 - f)))
 				ck_assert_msg(
@@ -567,10 +572,9 @@ START_TEST(test_generated_admission)
 		for (int i = 0; i < n; i++) {
 			justice_done_t j = _gen_done(&r, p.capacity);
 
-			ck_assert_int_eq(justice_history_track(h, &j,
-							       p.capacity,
-							       NULL),
-					 0);
+			ck_assert_int_eq(
+				justice_history_track(h, &j, p.capacity, NULL),
+				0);
 			_model_track(&m, &j, p.capacity);
 		}
 		for (int k = 0; k < 20; k++) {
@@ -656,8 +660,9 @@ START_TEST(test_generated_order_and_offers)
 				bool ai = a->verdict == JUSTICE_INFEASIBLE,
 				     bi = b->verdict == JUSTICE_INFEASIBLE;
 
-				if (ai == bi ? a->priority <= b->priority || ai :
-					       !ai)
+				if (ai == bi ?
+					    a->priority <= b->priority || ai :
+					    !ai)
 					break;
 				want[j] = want[j - 1];
 				j--;
@@ -666,9 +671,10 @@ START_TEST(test_generated_order_and_offers)
 		}
 		ck_assert_int_eq(justice_order(est, n, order), 0);
 		for (size_t i = 0; i < n; i++)
-			ck_assert_msg(order[i] == want[i],
-				      "case %d: position %zu is job %zu, not %zu",
-				      c, i, order[i], want[i]);
+			ck_assert_msg(
+				order[i] == want[i],
+				"case %d: position %zu is job %zu, not %zu", c,
+				i, order[i], want[i]);
 		free_cpus = (double)rng_below(&r, 200);
 		for (size_t i = 0; i < n; i++)
 			req[i] = est[order[i]].req_cpus;
