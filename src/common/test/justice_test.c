@@ -266,6 +266,13 @@ START_TEST(test_run_cap)
 	ck_assert_double_eq(justice_run_cap(59), 59);
 	ck_assert_double_eq(justice_run_cap(0.2), 1);
 	ck_assert_double_eq(justice_run_cap(-5), 1);
+	/* A rounding short of a whole minute is that minute (14841.508... -
+	 * 7281.508... in floating point, the generated case that found it);
+	 * a real part of a second short is not. */
+	ck_assert_double_eq(justice_run_cap(7560 - 1e-9), 7560);
+	ck_assert_double_eq(justice_run_cap(60 - 1e-9), 60);
+	ck_assert_double_eq(justice_run_cap(7559.5), 7500);
+	ck_assert_double_eq(justice_run_cap(59.5), 59.5);
 }
 END_TEST
 
