@@ -23,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/printbuf.h>
+
+#include "hexfloat.h"
 #include "json_field.h"
 #include "ledger.h"
 
@@ -364,34 +367,54 @@ double ledger_bucket(const ledger_t *l)
  * written in a quarter of the time %.17g takes, which with a week's
  * buckets of a thousand accounts is most of a save.
  */
-static json_object *_row_to_json(const double *d, size_t per)
-{
-	size_t cap = 64, len = 0;
-	char *buf = malloc(cap), *nbuf;
-	json_object *str;
-	int n;
+/* The most a row's entry takes: its index, ':', the number, ','. */
+#define ROW_ENTRY_MAX (20 + 1 + HEXFLOAT_MAX + 1)
 
-	if (!buf)
-		return NULL;
-	buf[0] = '\0';
+/*
+ * A row's text needs no escaping (digits, hex digits, "x.p+-:,"): it is
+ * written between quotes as it is, which is what json-c would write after
+ * looking at every character.
+ */
+static int _print_row(json_object *jso, struct printbuf *pb, int level,
+		      int flags)
+{
+	(void)level;
+	(void)flags;
+	if (printbuf_memappend(pb, "\"", 1) < 0 ||
+	    printbuf_memappend(pb, json_object_get_string(jso),
+			       json_object_get_string_len(jso)) < 0 ||
+	    printbuf_memappend(pb, "\"", 1) < 0)
+		return -1;
+	return 0;
+}
+
+/* Row d (per doubles) as "i:x,..." of the slots not 0, x as C's %a,
+ * formatted in buf (per x ROW_ENTRY_MAX bytes). */
+static json_object *_row_to_json(const double *d, size_t per, char *buf)
+{
+	char digits[24], *p = buf;
+	json_object *str;
+
 	for (size_t i = 0; i < per; i++) {
+		size_t u = i;
+		int k = 0;
+
 		if (d[i] == 0)
 			continue;
-		while (cap - len < 48) {
-			nbuf = realloc(buf, cap * 2);
-			if (!nbuf) {
-				free(buf);
-				return NULL;
-			}
-			buf = nbuf;
-			cap *= 2;
-		}
-		n = snprintf(buf + len, cap - len, "%s%zu:%a", len ? "," : "",
-			     i, d[i]);
-		len += n;
+		if (p != buf)
+			*p++ = ',';
+		do {
+			digits[k++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		while (k)
+			*p++ = digits[--k];
+		*p++ = ':';
+		p += hexfloat_format(d[i], p);
 	}
-	str = json_object_new_string_len(buf, (int)len);
-	free(buf);
+	str = json_object_new_string_len(buf, (int)(p - buf));
+	if (str)
+		json_object_set_serializer(str, _print_row, NULL, NULL);
 	return str;
 }
 
@@ -399,7 +422,7 @@ json_object *ledger_to_json(const ledger_t *l)
 {
 	json_object *obj, *accts, *row;
 	size_t per = (size_t)l->nslots * l->ntres;
-	char win[64];
+	char win[64], *buf = NULL;
 
 	obj = json_object_new_object();
 	accts = json_object_new_array_ext(l->count);
@@ -410,16 +433,21 @@ json_object *ledger_to_json(const ledger_t *l)
 	json_object_object_add(obj, "ntres", json_object_new_int(l->ntres));
 	json_object_object_add(obj, "now", json_object_new_double(l->now));
 	json_object_object_add(obj, "accounts", accts);
+	buf = malloc(per * ROW_ENTRY_MAX + 1);
+	if (!buf)
+		goto nomem_obj;
 	for (int a = 0; a < l->count; a++) {
-		row = _row_to_json(l->data + (size_t)a * per, per);
+		row = _row_to_json(l->data + (size_t)a * per, per, buf);
 		if (!row)
 			goto nomem_obj;
 		json_object_array_add(accts, row);
 	}
+	free(buf);
 	return obj;
 nomem:
 	json_object_put(accts);
 nomem_obj:
+	free(buf);
 	json_object_put(obj);
 	errno = ENOMEM;
 	return NULL;

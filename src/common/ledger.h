@@ -86,8 +86,9 @@ double ledger_bucket(const ledger_t *l);
 
 /*
  * Serialise the ledger (window, bucket, clock, and per account a string of
- * its non-zero slots, "slot:value,...") as a new JSON object the caller
- * owns.  Returns NULL with errno ENOMEM.
+ * its non-zero slots, "slot:value,..." with each value as C's "%a"
+ * writes it: exact) as a new JSON object the caller owns.  Returns NULL
+ * with errno ENOMEM.
  */
 json_object *ledger_to_json(const ledger_t *l);
 

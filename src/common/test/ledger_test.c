@@ -2,14 +2,16 @@
 /*
  * ledger_test.c - Check tests of ledger.c: the errno contract, the three
  * window kinds (tumbling reset at the boundary, sliding clip and its error
- * bound), bounded memory, L -> 0, JSON round trips, and sliding windows
- * against a model of the bucket scheme on generated sequences.
+ * bound), bounded memory, L -> 0, JSON round trips and the rows' text,
+ * and sliding windows against a model of the bucket scheme on generated
+ * sequences.
  */
 #include <check.h>
 
 #include "check_run.h"
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -336,6 +338,72 @@ START_TEST(test_json_row_values)
 }
 END_TEST
 
+/*
+ * The text of a saved ledger: each row is "slot:value" for the slots not
+ * 0, joined by commas, the value as C's %a (rebuilt here with snprintf
+ * from the values the row holds), and the document as json-c writes it
+ * with the rows as its own strings (the rows' printer skips json-c's
+ * escaping).  Generated sliding ledgers, many slots, charges of every
+ * magnitude.
+ */
+START_TEST(test_json_row_text)
+{
+	unsigned seed = 13 + _i;
+	ledger_t *l = _ledger(WINDOW_SLIDING, 86400, 900);
+	json_object *obj, *accts, *plain, *paccts;
+	char want[8192], *end;
+	const char *row, *p;
+	size_t len;
+
+	ck_assert_int_eq(ledger_grow(l, 6), 0);
+	for (int k = 0; k < 300; k++) {
+		double t = 86400.0 * 2 * k / 300, d = rand_r(&seed) % 5000;
+		tres_vec_t r =
+			_vec(ldexp(rand_r(&seed), rand_r(&seed) % 40 - 20),
+			     rand_r(&seed) / 3.0);
+
+		ck_assert_int_eq(
+			ledger_charge(l, rand_r(&seed) % 6, &r, t, t + d), 0);
+	}
+	obj = ledger_to_json(l);
+	ck_assert_ptr_nonnull(obj);
+	ck_assert(json_object_object_get_ex(obj, "accounts", &accts));
+	plain = json_tokener_parse(
+		json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN));
+	ck_assert(json_object_object_get_ex(plain, "accounts", &paccts));
+	for (size_t a = 0; a < json_object_array_length(accts); a++) {
+		row = json_object_get_string(json_object_array_get_idx(accts, a));
+		len = 0;
+		want[0] = '\0';
+		for (p = row; *p; p = *end ? end + 1 : end) {
+			unsigned long slot = strtoul(p, &end, 10);
+			double v;
+
+			ck_assert_int_eq(*end, ':');
+			v = strtod(end + 1, &end);
+			ck_assert(v != 0);
+			len += snprintf(want + len, sizeof(want) - len,
+					"%s%lu:%a", len ? "," : "", slot, v);
+			ck_assert_uint_lt(len, sizeof(want));
+		}
+		ck_assert_str_eq(row, want);
+		/* what was read back is what the row holds */
+		ck_assert_str_eq(json_object_get_string(
+					 json_object_array_get_idx(paccts, a)),
+				 row);
+		/* json-c's own printer writes the same */
+		json_object_array_put_idx(paccts, a, json_object_new_string(row));
+	}
+	ck_assert_str_eq(json_object_to_json_string_ext(plain,
+							JSON_C_TO_STRING_PLAIN),
+			 json_object_to_json_string_ext(obj,
+							JSON_C_TO_STRING_PLAIN));
+	json_object_put(plain);
+	json_object_put(obj);
+	ledger_destroy(&l);
+}
+END_TEST
+
 static const struct {
 	const char *json;
 	const char *msg;
@@ -600,6 +668,7 @@ int main(void)
 	tc = tcase_create("json");
 	tcase_add_test(tc, test_json_roundtrip);
 	tcase_add_test(tc, test_json_row_values);
+	tcase_add_loop_test(tc, test_json_row_text, 0, 20);
 	tcase_add_test(tc, test_remap);
 	tcase_add_loop_test(tc, test_json_bad, 0,
 			    sizeof(bad_json) / sizeof(bad_json[0]));
