@@ -128,10 +128,10 @@ static int _save(const char *path, const char *kind, int version,
 	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp) ||
 	    snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
 		return err_set(err, -ENAMETOOLONG, "%s: path too long", path);
-	body = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+	body = json_object_to_json_string_length(doc, JSON_C_TO_STRING_PLAIN,
+						 &len);
 	if (!body)
 		return err_set(err, -ENOMEM, "%s: out of memory", path);
-	len = strlen(body);
 	snprintf(header, sizeof(header),
 		 "{\"format\":\"%s\",\"version\":%d,\"bytes\":%zu,\"fnv1a64\":\"%016llx\"}\n",
 		 kind, version, len, state_hash(body, len));
