@@ -51,7 +51,7 @@ if [ -f "$build/config.status" ]; then
 else
 	"$HERE/contribs/horae-build" >/dev/null || exit 1
 fi
-make -s -C "$build/testsuite" bench/bench_rank bench/bench_submit bench/bench_cold >/dev/null || exit 1
+make -s -C "$build/testsuite" bench/bench_rank bench/bench_submit bench/bench_cold bench/bench_state >/dev/null || exit 1
 export HORAE_BENCH_SUBMIT=$build/testsuite/bench/bench_submit
 export HORAE_PLUGINDIR=${HORAE_PLUGINDIR:-$build/stage$(make -s --no-print-directory -C "$build/src/plugins" print-plugindir)}
 export HORAE_BINDIR=${HORAE_BINDIR:-$build/stage/usr/local/bin}
@@ -95,6 +95,8 @@ if [ -z "$quick" ]; then
 			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 10000 100
 		section "priority/hmrf vs priority/multifactor: 50,000 jobs, 1,000 accounts" \
 			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 50000 1000
+		section "priority/hmrf vs priority/multifactor: 50,000 jobs, 1,000 accounts with a week of usage" \
+			env BENCH_HISTORY=7 bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 50000 1000
 		section "priority/hmrf vs priority/multifactor: 100,000 jobs, 1,000 accounts" \
 			bash "$HERE/testsuite/bench/bench-priority-recalc.sh" 100000 1000
 		section "select/eunomia vs select/cons_tres: sdiag cycles, 5,000 jobs, 64 nodes" \

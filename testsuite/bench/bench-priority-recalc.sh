@@ -18,6 +18,12 @@
 # from DIR (another build's staged plugins, e.g. a copy of build/stage's
 # plugin directory made before a change) instead of multifactor: the
 # same queue, sampling and figures, the baseline's own log too.
+# BENCH_HISTORY=DAYS: priority/hmrf starts from a saved state in which
+# every account has DAYS days of usage (bench_state: 1-16 CPUs each, in
+# its 7-day window) instead of from nothing: hmrf saves its whole window
+# each recalculation, as it would at a site whose accounts have run jobs.
+# Multifactor's decay does not depend on it (its usage is saved by
+# slurmctld's own state save, not its decay thread).
 # BENCH_SWAP=1: start the other side's cluster first (by default
 # hmrf's is).  With BENCH_BASELINE, builds whose gathers do the same
 # have come out 3-5 ms apart there at 50,000 jobs in one run and even
@@ -58,6 +64,7 @@ PERIOD=${BENCH_PERIOD:-60}
 [ "$(id -u)" = 0 ] || { echo "bench-priority-recalc: needs root" >&2; exit 2; }
 [ -n "${HORAE_PLUGINDIR:-}" ] || HORAE_PLUGINDIR=$("$HERE/../contribs/horae-build") || exit 1
 BASELINE=${BENCH_BASELINE:-}
+HISTORY=${BENCH_HISTORY:-0}
 [ -z "$BASELINE" ] || [ -f "$BASELINE/priority_hmrf.so" ] ||
 	{ echo "bench-priority-recalc: BENCH_BASELINE=$BASELINE: no priority_hmrf.so there" >&2; exit 2; }
 if [ -n "$BASELINE" ]; then
@@ -69,6 +76,17 @@ export HORAE_PLUGINDIR
 . "$HERE/bench/submitter.sh"
 
 work=$(mktemp -d /tmp/horae-bench-prio.XXXXXX)
+# hmrf's saved state with usage history, when asked for (BENCH_HISTORY).
+history=
+if [ "$HISTORY" != 0 ]; then
+	history=$work/history
+	_st=$(dirname "$SUBMIT")/bench_state
+	[ -x "$_st" ] || make -s -C "$(dirname "$SUBMIT")/.." bench/bench_state >&2 ||
+		{ echo "bench-priority-recalc: cannot build bench_state" >&2; rm -rf "$work"; exit 1; }
+	mkdir -p "$history"
+	"$_st" "$history/horae_hmrf.state" "$ACCOUNTS" "$HISTORY" ||
+		{ rm -rf "$work"; exit 1; }
+fi
 dirs=()
 probes=
 cleanup()
@@ -169,6 +187,7 @@ start()
 	HC_DEBUG=$debug HC_ACCOUNTING=1 HC_ACCOUNTS=$(for ((i = 0; i < ACCOUNTS; i++)); do echo "acct$i:$((1 + i % 4))"; done) \
 	HC_EXTRA_CONF=$'PartitionName=hold Nodes=ALL State=DOWN\nSchedulerType=sched/builtin\nMaxJobCount=200000\n'"$extra" \
 	HC_HMRF_CONF=$'Period='"$PERIOD"$'s\nWindow=sliding:7d' \
+	HC_STATE_FROM=$([ "$prio" = priority/hmrf ] && echo "$history") \
 		hc_start >/dev/null 2>&1 || { echo "cluster for $prio did not start" >&2; return 1; }
 	t0=$SECONDS
 	for ((i = 0; i < JOBS; i++)); do
@@ -240,6 +259,11 @@ spans <"$work/mf.samples" >"$work/mf.spans"
 read -r hn hmin hq1 hmed hq3 hmax < <(cut -d' ' -f3 "$work/hmrf.spans" | stats)
 read -r mn mmin mq1 mmed mq3 mmax < <(cut -d' ' -f3 "$work/mf.spans" | stats)
 echo "$JOBS pending jobs of $ACCOUNTS accounts, both plugins at once over ${WINDOW} s, recalculating every $PERIOD s"
+if [ -n "$history" ]; then
+	echo "hmrf's accounts start with $HISTORY days of usage in its saved state ($(stat -c %s "$history/horae_hmrf.state") bytes)"
+else
+	echo "hmrf's accounts start with no usage (BENCH_HISTORY=DAYS gives them some)"
+fi
 echo "CPU ms per full recalculation (q1, q3: quartiles)"
 fmt='%-22s %8s %7s %8s %8s %8s %8s %8s\n'
 printf "$fmt" plugin submit/s cycles min q1 median q3 max

@@ -26,6 +26,9 @@
 #                   no file, the plugin's defaults
 #   HC_EUNOMIA_CONF content of eunomia.conf (select/eunomia's settings)
 #   HC_JUSTICE_CONF content of justice.conf (job_submit/justice's settings)
+#   HC_STATE_FROM   a directory whose files hc_start puts in the
+#                   StateSaveLocation before slurmctld starts (a saved
+#                   state to start from)
 #   HC_ACCOUNTING   1: also run MariaDB and slurmdbd (on loopback, files
 #                   under the run directory) and account through them
 #   HC_ACCOUNTS     with HC_ACCOUNTING, the accounts to create with
@@ -482,6 +485,10 @@ hc_start()
 	[ -n "$HC_RUNDIR" ] || { hc_log "call hc_init first"; return 1; }
 	rm -rf "$HC_RUNDIR"/{state,spool}
 	mkdir -p "$HC_RUNDIR"/{log,state,spool}
+	if [ -n "${HC_STATE_FROM:-}" ]; then
+		cp -rp "$HC_STATE_FROM"/. "$HC_RUNDIR/state/" ||
+			{ hc_log "cannot copy $HC_STATE_FROM"; return 1; }
+	fi
 	hc_write_conf || return 1
 	if ! _hc_start_all; then
 		hc_stop
