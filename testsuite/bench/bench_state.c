@@ -39,7 +39,8 @@ int main(int argc, char **argv)
 	if (argc > 4)
 		w.length = atof(argv[4]);
 	if (n < 1 || !(days > 0) || !(w.length > 0)) {
-		fprintf(stderr, "bench_state: ACCOUNTS, DAYS and WINDOW must be positive\n");
+		fprintf(stderr,
+			"bench_state: ACCOUNTS, DAYS and WINDOW must be positive\n");
 		return 2;
 	}
 	st = hmrf_state_create(&w, 0, tres, now - days * 86400, &err);
@@ -62,7 +63,8 @@ int main(int argc, char **argv)
 		if (ledger_charge(st->usage, i, &rate, now - days * 86400,
 				  now) ||
 		    ledger_charge(st->ns, i, &rate, now - days * 86400, now)) {
-			fprintf(stderr, "bench_state: cannot charge %s\n", name);
+			fprintf(stderr, "bench_state: cannot charge %s\n",
+				name);
 			return 1;
 		}
 		st->last_start[i] = now - 3600;
