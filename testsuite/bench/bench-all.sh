@@ -17,6 +17,9 @@
 #   bench-priority-recalc.sh 10000 100, 50000 1000 and  (priority/hmrf vs
 #                            100000 1000                multifactor, both
 #                                                        at once, 11 min each)
+#   BENCH_HISTORY=7 bench-priority-recalc.sh 50000 1000 (the same, hmrf's
+#                                                        accounts with a
+#                                                        week of usage)
 #   bench-select-cycle.sh 5000 64 120                   (select/eunomia vs
 #                                                        cons_tres, every
 #                                                        Placement)
