@@ -359,14 +359,6 @@ double ledger_bucket(const ledger_t *l)
 	return l->bucket;
 }
 
-/*
- * An account's slots as one string of its non-zero entries,
- * "slot:value,slot:value"; far smaller and faster than a JSON number per
- * bucket.  The values are C99 hexadecimal floats (%a, which strtod reads
- * back, as it reads the decimals of files written before): exact, and
- * written in a quarter of the time %.17g takes, which with a week's
- * buckets of a thousand accounts is most of a save.
- */
 /* The most a row's entry takes: its index, ':', the number, ','. */
 #define ROW_ENTRY_MAX (20 + 1 + HEXFLOAT_MAX + 1)
 
@@ -388,8 +380,15 @@ static int _print_row(json_object *jso, struct printbuf *pb, int level,
 	return 0;
 }
 
-/* Row d (per doubles) as "i:x,..." of the slots not 0, x as C's %a,
- * formatted in buf (per x ROW_ENTRY_MAX bytes). */
+/*
+ * An account's slots (d, per doubles) as one string of its non-zero
+ * entries, "slot:value,slot:value", formatted in buf (per x
+ * ROW_ENTRY_MAX bytes); far smaller and faster than a JSON number per
+ * bucket.  The values are C99 hexadecimal floats (%a, which strtod reads
+ * back, as it reads the decimals of files written before): exact, and
+ * written by hexfloat_format, without printf, since a week's buckets of
+ * a thousand accounts are most of a save.
+ */
 static json_object *_row_to_json(const double *d, size_t per, char *buf)
 {
 	char digits[24], *p = buf;
