@@ -107,9 +107,29 @@ static int _permit(int fd, long reader)
 }
 
 /*
+ * Keep path's snapshot as old too, without path ever going missing: a
+ * reader (sfair, a restarted slurmctld) that opens path between this and
+ * the rename of the new file over it must find it.  A hard link does that;
+ * on a file system without them, old takes path's place (rename) and the
+ * window is back, as it was before.
+ */
+static int _keep_old(const char *path, const char *old)
+{
+	if (unlink(old) && errno != ENOENT)
+		return -errno;
+	if (!link(path, old) || errno == ENOENT)
+		return 0;
+	if (errno != EPERM && errno != EOPNOTSUPP && errno != EMLINK)
+		return -errno;
+	if (rename(path, old) && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+/*
  * Write doc to tmp (created afresh, mode 0600, then opened to reader) and
  * rename it to path; durable: fsync the file, keep the previous PATH as
- * PATH.old and fsync the directory.
+ * PATH.old (a hard link) and fsync the directory.
  */
 static int _save(const char *path, const char *kind, int version,
 		 json_object *doc, long reader, bool durable,
@@ -170,13 +190,14 @@ static int _save(const char *path, const char *kind, int version,
 		return err_set(err, rc, "%s: cannot write: %s", tmp,
 			       strerror(-rc));
 	}
-	if (durable && rename(path, old) && errno != ENOENT) {
-		rc = -errno;
+	rc = durable ? _keep_old(path, old) : 0;
+	if (rc) {
 		unlink(tmp);
-		return err_set(err, rc, "%s: cannot rename to %s: %s", path,
+		return err_set(err, rc, "%s: cannot keep it as %s: %s", path,
 			       old, strerror(-rc));
 	}
-	/* The previous snapshot is no more public than the new one. */
+	/* The previous snapshot is no more public than the new one (PATH
+	 * too, while it is the same file, until the new one replaces it). */
 	if (durable && reader == STATE_READER_NONE && chmod(old, 0600) &&
 	    errno != ENOENT) {
 		rc = -errno;

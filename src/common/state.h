@@ -6,10 +6,11 @@
  * A state file is two lines: a JSON header
  *   {"format":"KIND","version":N,"bytes":B,"fnv1a64":"<16 hex digits>"}
  * and the JSON document itself, B bytes, whose FNV-1a 64-bit hash the
- * header carries.  Saving writes PATH.new, fsyncs it, renames PATH to
- * PATH.old and PATH.new to PATH, and fsyncs the directory; files are
- * created mode 0600.  Loading tries PATH, then PATH.new (a save cut
- * between its renames), then PATH.old.
+ * header carries.  Saving writes PATH.new, fsyncs it, links PATH as
+ * PATH.old, renames PATH.new over PATH, and fsyncs the directory, so a
+ * reader always finds PATH; files are created mode 0600.  Loading tries
+ * PATH, then PATH.new (a file system without hard links, where PATH.old
+ * takes PATH's place by a rename, and a save cut there), then PATH.old.
  */
 #ifndef HORAE_STATE_H
 #define HORAE_STATE_H

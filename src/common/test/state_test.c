@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,8 +209,9 @@ START_TEST(test_both_bad_refuses)
 }
 END_TEST
 
-/* A save cut between its two renames leaves PATH missing and PATH.new
- * complete: the newest snapshot is still found. */
+/* A save cut between its two renames (on a file system without hard
+ * links) leaves PATH missing and PATH.new complete: the newest snapshot is
+ * still found. */
 START_TEST(test_crash_between_renames)
 {
 	char tmp[320], old[320];
@@ -223,6 +225,56 @@ START_TEST(test_crash_between_renames)
 	ck_assert_int_eq(rename(path, tmp), 0);
 	ck_assert_int_eq(_load(&rc, &warn, &err), 2);
 	ck_assert(strstr(warn.text, "missing; using"));
+}
+END_TEST
+
+/*
+ * A reader never finds PATH missing while saves replace it (sfair on a
+ * login node, a restarted slurmctld): a child opens PATH in a loop while
+ * the parent saves; every open succeeds and what it reads loads as the
+ * main file, and PATH.old holds the snapshot before the last.
+ */
+START_TEST(test_never_missing)
+{
+	int pipefd[2], status, rc;
+	char old[320], text[512];
+	horae_err_t warn, err;
+	pid_t pid;
+
+	_save(0);
+	ck_assert_int_eq(pipe(pipefd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		unsigned int missing = 0, opened = 0;
+		struct pollfd p = { .fd = pipefd[0], .events = POLLIN };
+
+		close(pipefd[1]);
+		while (poll(&p, 1, 0) == 0) {
+			int fd = open(path, O_RDONLY);
+
+			if (fd < 0) {
+				missing++;
+				continue;
+			}
+			opened++;
+			close(fd);
+		}
+		_exit(missing ? 1 : opened ? 0 : 2);
+	}
+	close(pipefd[0]);
+	for (int i = 1; i <= 2000; i++)
+		_save(i);
+	close(pipefd[1]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "the reader found %s missing (status %d)", path, status);
+	ck_assert_int_eq(_load(&rc, &warn, &err), 2000);
+	ck_assert_str_eq(warn.text, "");
+	snprintf(old, sizeof(old), "%s.old", path);
+	ck_assert_uint_gt(_read_file(old, text, sizeof(text)), 0);
+	ck_assert_msg(strstr(text, "\"generation\":1999}"), "%s holds %s",
+		      old, text);
 }
 END_TEST
 
@@ -340,6 +392,7 @@ int main(void)
 			    sizeof(damage) / sizeof(damage[0]));
 	tcase_add_test(tc, test_both_bad_refuses);
 	tcase_add_test(tc, test_crash_between_renames);
+	tcase_add_test(tc, test_never_missing);
 	tcase_add_test(tc, test_shared_modes);
 	tcase_add_test(tc, test_publish_one_reader);
 	suite_add_tcase(s, tc);
