@@ -163,11 +163,67 @@ _hc_port_free()
 # the database and slurmdbd take (98 and 99) from the 98th node on.
 _hc_node_offset() { if [ "$1" -lt 98 ]; then echo "$1"; else echo $(($1 + 2)); fi; }
 
-# Ports derive from the run directory; the first slot with all ports free
-# wins, so two clusters never share a port.  Slots lie below the kernel's
-# ephemeral range, where no outgoing connection can take them meanwhile;
-# a cluster of more than 97 nodes spans more than one slot.
+# Port slots are claimed here (a file per slot naming the run directory)
+# between the choice and the daemons' bind: two clusters that start at the
+# same moment (t0037's two sides, two suites side by side) would otherwise
+# both find a slot free and the later daemon could not bind.
+HC_PORT_CLAIMS=${HC_PORT_CLAIMS:-/tmp/horae-port-claims}
+
+# _hc_slot_taken P SPAN: ports P..P+SPAN-1 overlap those another cluster
+# claimed and may still bind (its run directory exists and the claim is
+# younger than 10 minutes).  A claim holds "RUNDIR SPAN".
+_hc_slot_taken()
+{
+	local p=$1 span=$2 f q owner qspan now
+	now=$(date +%s)
+	for f in "$HC_PORT_CLAIMS"/[0-9]*; do
+		[ -f "$f" ] || continue
+		q=${f##*/}
+		read -r owner qspan <"$f" 2>/dev/null || continue
+		[ "$owner" != "$HC_RUNDIR" ] && [ -d "$owner" ] || continue
+		[ $((now - $(stat -c %Y "$f" 2>/dev/null || echo 0))) -lt 600 ] ||
+			continue
+		[ $((q + ${qspan:-100})) -le "$p" ] ||
+			[ $((p + span)) -le "$q" ] || return 0
+	done
+	return 1
+}
+
+# _hc_release_ports: drop this run directory's claims.
+_hc_release_ports()
+{
+	local f
+	[ -d "$HC_PORT_CLAIMS" ] || return 0
+	for f in "$HC_PORT_CLAIMS"/[0-9]*; do
+		[ -f "$f" ] && [ "$(cut -d' ' -f1 "$f" 2>/dev/null)" = \
+			"$HC_RUNDIR" ] && rm -f "$f"
+	done
+	return 0
+}
+
+# Ports derive from the run directory; the first slot that no other
+# cluster claimed and whose ports are all free wins, so two clusters never
+# share a port.  Slots lie below the kernel's ephemeral range, where no
+# outgoing connection can take them meanwhile; a cluster of more than 97
+# nodes spans more than one slot.
 _hc_pick_ports()
+{
+	local fd rc
+	mkdir -p "$HC_PORT_CLAIMS" && chmod 1777 "$HC_PORT_CLAIMS" ||
+		{ hc_log "cannot create $HC_PORT_CLAIMS"; return 1; }
+	exec {fd}>>"$HC_PORT_CLAIMS/lock" ||
+		{ hc_log "cannot open $HC_PORT_CLAIMS/lock"; return 1; }
+	flock "$fd"
+	_hc_release_ports
+	_hc_pick_ports_locked
+	rc=$?
+	[ $rc = 0 ] &&
+		echo "$HC_RUNDIR $HC_PORT_SPAN" >"$HC_PORT_CLAIMS/$HC_CTLD_PORT"
+	exec {fd}>&-
+	return $rc
+}
+
+_hc_pick_ports_locked()
 {
 	local n h slot p ok i j k eph slots span offsets=
 	n=$(_hc_nodes | wc -l)
@@ -181,12 +237,13 @@ _hc_pick_ports()
 	for ((i = 0; i < slots; i++)); do
 		slot=$(((h + i) % slots))
 		p=$((10000 + slot * 100))
+		_hc_slot_taken "$p" "$span" && continue
 		ok=1
 		for k in 0 $offsets 98 99; do
 			_hc_port_free $((p + k)) || { ok=0; break; }
 		done
 		if [ $ok = 1 ]; then
-			HC_CTLD_PORT=$p
+			HC_CTLD_PORT=$p HC_PORT_SPAN=$span
 			return 0
 		fi
 	done
@@ -720,4 +777,5 @@ hc_stop()
 	fi
 	_hc_stop_recorded
 	_hc_sweep
+	_hc_release_ports
 }
