@@ -2,11 +2,14 @@
 /*
  * bench_rank.c - how long hmrf_rank() takes to order N pending jobs of A
  * accounts, and how the core's other hot paths fare: advancing sliding
- * windows and saving and loading the state of many accounts.  Prints
- * figures; asserts nothing.
+ * windows, saving and loading the state of many accounts, and publishing
+ * the views of it that PrivateData=usage gives each user (as the plugin
+ * does each Period: the user's accounts cut out, written with an ACL for
+ * that user; one file a user).  Prints figures; asserts nothing.
  *
  *   bench_rank [JOBS [ACCOUNTS [REPEATS]]]     (100000 1000 5)
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,7 @@
 #include "common/hmrf.h"
 #include "common/hmrf_state_impl.h"
 #include "common/state.h"
+#include "common/view.h"
 
 static double _now(void)
 {
@@ -24,6 +28,73 @@ static double _now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double _cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Publish, as views_publish() in the plugins does, the part of st each of
+ * n users may see, user u seeing account u (an operator, every account,
+ * when op), in dir; print the CPU and wall time and the bytes, and remove
+ * the files.  Returns 0, or 1 (said why) when the files cannot be
+ * written, as without ACLs.
+ */
+static int _views(const hmrf_state_t *st, const char *dir, int n, bool op)
+{
+	view_readers_t *r = view_readers_create();
+	double c0, w0;
+	size_t bytes = 0;
+	horae_err_t err;
+	char name[32], file[128];
+	int rc = 0;
+
+	for (int u = 0; u < n && r; u++) {
+		snprintf(name, sizeof(name), "account%d", u);
+		if (view_readers_add(r, 100000 + u, op ? NULL : name))
+			rc = 1;
+	}
+	if (!r || rc)
+		return 1;
+	c0 = _cpu();
+	w0 = _now();
+	for (int i = 0; i < n && !rc; i++) {
+		const view_reader_t *v = view_readers_get(r, i);
+		hmrf_state_t *part = hmrf_state_select(st, view_reader_keeps,
+						       (void *)v);
+		json_object *doc = part ? hmrf_state_to_json(part) : NULL;
+		size_t len = 0;
+
+		snprintf(file, sizeof(file), "%s/%ld.horae_hmrf.state", dir,
+			 view_reader_uid(v));
+		if (!doc ||
+		    !json_object_to_json_string_length(doc, 0, &len) ||
+		    state_publish(file, HMRF_STATE_KIND, HMRF_STATE_VERSION,
+				  doc, view_reader_uid(v), &err)) {
+			printf("views: %s\n", doc ? err.text : "out of memory");
+			rc = 1;
+		}
+		bytes += len;
+		json_object_put(doc);
+		hmrf_state_destroy(&part);
+	}
+	if (!rc)
+		printf("views (PrivateData=usage): %d %s: %.1f ms CPU, %.1f ms wall, %.1f MB\n",
+		       n, op ? "operator(s), every account" :
+			       "users of one account each",
+		       (_cpu() - c0) * 1e3, (_now() - w0) * 1e3, bytes / 1e6);
+	for (int i = 0; i < n; i++) {
+		snprintf(file, sizeof(file), "%s/%ld.horae_hmrf.state", dir,
+			 view_reader_uid(view_readers_get(r, i)));
+		unlink(file);
+	}
+	view_readers_destroy(&r);
+	return rc;
 }
 
 static int _cmp(const void *a, const void *b)
@@ -124,11 +195,15 @@ int main(int argc, char **argv)
 	printf("state load: 10000 accounts: %.1f ms\n", (_now() - t0) * 1e3);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("peak memory: %.1f MB\n", ru.ru_maxrss / 1024.0);
-	/* leave nothing behind: the file, a .old if any, the directory */
+	/* leave nothing behind: the file, a .old if any, the views, the
+	 * directory */
 	unlink(path);
 	strcat(path, ".old");
 	unlink(path);
 	*strrchr(path, '/') = '\0';
+	for (int rep = 0; rep < 3; rep++)
+		if (_views(st, path, 1000, false) || _views(st, path, 1, true))
+			break;
 	rmdir(path);
 	json_object_put(doc);
 	json_object_put(back);
