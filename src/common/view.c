@@ -120,6 +120,35 @@ long view_reader_uid(const view_reader_t *v)
 	return v ? v->uid : -1;
 }
 
+/* FNV-1a 64 of a name, for the signature. */
+static uint64_t _name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+uint64_t view_reader_signature(const view_reader_t *v)
+{
+	uint64_t sig;
+	int n;
+
+	if (!v)
+		return 0;
+	if (v->all)
+		return UINT64_MAX;
+	/* A sum, so the order the accounts came in does not count. */
+	n = names_count(v->accounts);
+	sig = (uint64_t)n * 0x9e3779b97f4a7c15ULL;
+	for (int i = 0; i < n; i++)
+		sig += _name_hash(names_get(v->accounts, i));
+	return sig == UINT64_MAX ? 1 : sig;
+}
+
 bool view_reader_keeps(const char *account, void *reader)
 {
 	const view_reader_t *v = reader;

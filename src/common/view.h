@@ -10,6 +10,7 @@
 #define HORAE_VIEW_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -38,6 +39,10 @@ const view_reader_t *view_readers_get(const view_readers_t *r, int i);
 const view_reader_t *view_readers_find(const view_readers_t *r, long uid);
 
 long view_reader_uid(const view_reader_t *v);
+
+/* What v may see, as a number that changes when it does (its accounts,
+ * in whatever order they were added, or every account); 0 for NULL. */
+uint64_t view_reader_signature(const view_reader_t *v);
 
 /* Whether reader (a const view_reader_t *) may see account: the shape of
  * the keep callbacks of hmrf_state_select() and view_select_accounts(). */
