@@ -38,6 +38,7 @@
 #include "common/justice_history.h"
 #include "common/justice_state.h"
 #include "common/state.h"
+#include "common/view_clock.h"
 #include "common/justice_conf.h"
 #include "check_config.h"
 #include "ctld_report.h"
@@ -390,7 +391,7 @@ static int _choose_source(char **path, char **prefix, bool *own_view)
 			*path, view, dir);
 	else
 		fprintf(stderr,
-			"sfair: %s: permission denied, and there is no view for you (uid %u) in %shorae_view/: with PrivateData=usage the plugins publish one each period for each user with jobs or associations, and without it their files are readable by all\n",
+			"sfair: %s: permission denied, and there is no view for you (uid %u) in %shorae_view/: with PrivateData=usage the plugins publish one for each user with jobs or associations (at their next period after the first job), and without it their files are readable by all\n",
 			*path, (unsigned int)uid, dir);
 	free(view);
 	free(dir);
@@ -690,13 +691,17 @@ int main(int argc, char **argv)
 	}
 	if (!o_at_given) {
 		double period = _period();
+		/* A user's own view is refreshed every VIEW_REFRESH_PERIODS
+		 * periods (view_clock.h), the plugin's file every period. */
+		double every = rep.own_view ? VIEW_REFRESH_PERIODS * period :
+					      period;
 
-		/* Three periods without a save: the plugin is not writing. */
-		if (o.at - rep.saved > 3 * period + 5) {
+		/* Three periods past a refresh: the plugin is not writing. */
+		if (o.at - rep.saved > every + 2 * period + 5) {
 			rep.stale = true;
 			fprintf(stderr,
 				"sfair: warning: %s was last written %.0f s ago, but priority/hmrf writes it every %.0f s: is slurmctld running with PriorityType=priority/hmrf?\n",
-				path, o.at - rep.saved, period);
+				path, o.at - rep.saved, every);
 		}
 	}
 	rows = _rows(&o, st, rep.ntres, &view, &shares, &rep.nrows);

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t0032: sfair under PrivateData=usage on a real cluster.  Users who are
 # not operators see only the accounts they have jobs in (their own view,
-# published by priority/hmrf and select/eunomia, readable by them alone);
+# published by priority/hmrf and select/eunomia, readable by them alone,
+# refreshed every ten periods);
 # root sees every account; a user without jobs is told why there is
 # nothing; nobody can read another user's view.  Without PrivateData the
 # plugins' files are readable by all and the views go away.
@@ -42,9 +43,24 @@ for _ in $(seq 50); do
 	[ $missing = 0 ] && break
 	sleep 0.2
 done
-sleep 2 # a period with usage charged
 tap_ok "each user got a view of usage, shares and progress" $missing \
 	"$(ls -l "$state/horae_view" 2>&1)"
+# A view is refreshed every ten periods (Period=1s), not each period: it
+# is written again within ten periods (the first time maybe sooner: views
+# made together are spread), and after that refresh not for three periods.
+v=$state/horae_view/65534.horae_hmrf.state
+computed() { sed -n 2p "$v" 2>/dev/null | jq -r .charged_until 2>/dev/null; }
+first=$(computed)
+for _ in $(seq 60); do
+	[ "$(computed)" != "$first" ] && break
+	sleep 0.5
+done
+second=$(computed)
+tap_check "a view is written again within ten periods ($first, then $second)" \
+	test -n "$first" -a "$second" != "$first"
+sleep 3
+tap_check "and not in the three periods after ($second, then $(computed))" \
+	test "$(computed)" = "$second"
 
 mode() { stat -c %a "$1" 2>&1; }
 tap_check "the plugins' own files are private ($(mode "$state/horae_hmrf.state") $(mode "$state/horae_hmrf.shares") $(mode "$state/horae_eunomia.shares"))" \

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "slurm/slurm.h"
@@ -193,12 +194,42 @@ static bool *_failing(const char *name)
 	return &seen[0].failing;
 }
 
+/* When each reader's view of a name was published. */
+static struct {
+	char name[64];
+	view_clock_t *clock;
+} clocks[8];
+
+/* The clock of name's views; NULL (every view due) when out of memory. */
+static view_clock_t *_clock(const char *name)
+{
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (!clocks[i].name[0]) {
+			strlcpy(clocks[i].name, name, sizeof(clocks[i].name));
+			clocks[i].clock = view_clock_create();
+		}
+		if (!strcmp(clocks[i].name, name))
+			return clocks[i].clock;
+	}
+	return NULL;
+}
+
+void views_fini(void)
+{
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		view_clock_destroy(&clocks[i].clock);
+		clocks[i].name[0] = '\0';
+	}
+}
+
 void views_publish(const char *state_dir, const char *name, const char *kind,
-		   int version,
+		   int version, double every,
 		   json_object *(*cut)(void *src, const view_reader_t *r),
 		   void *src, const view_readers_t *readers)
 {
 	bool *failing = _failing(name);
+	view_clock_t *clock = _clock(name);
+	double now = (double)time(NULL);
 	char *dir = NULL;
 	int n = view_readers_count(readers), failed = 0;
 	horae_err_t err = { 0 }, first = { 0 };
@@ -207,6 +238,7 @@ void views_publish(const char *state_dir, const char *name, const char *kind,
 		/* Not private (any more): no view of anybody stays. */
 		dir = xstrdup_printf("%s/%s", state_dir, VIEW_DIR);
 		_prune(dir, name, NULL);
+		view_clock_keep(clock, NULL);
 		xfree(dir);
 		return;
 	}
@@ -215,9 +247,17 @@ void views_publish(const char *state_dir, const char *name, const char *kind,
 	for (int i = 0; i < n; i++) {
 		const view_reader_t *r = view_readers_get(readers, i);
 		long uid = view_reader_uid(r);
-		json_object *doc = cut(src, r);
+		uint64_t sig = view_reader_signature(r);
 		char *path = xstrdup_printf("%s/%ld.%s", dir, uid, name);
+		json_object *doc;
 
+		/* Not due, and still there (nobody removed it). */
+		if (!view_clock_due(clock, uid, sig, now, every) &&
+		    !access(path, F_OK)) {
+			xfree(path);
+			continue;
+		}
+		doc = cut(src, r);
 		if (!doc)
 			snprintf(err.text, sizeof(err.text),
 				 "%s: out of memory", path);
@@ -225,11 +265,17 @@ void views_publish(const char *state_dir, const char *name, const char *kind,
 		    state_publish(path, kind, version, doc, uid, &err)) {
 			if (!failed++)
 				first = err;
+		} else {
+			/* Out of memory, a new uid stays unmarked: due. */
+			(void)view_clock_mark(clock, uid, sig, now);
 		}
 		json_object_put(doc);
 		xfree(path);
 	}
 	_prune(dir, name, readers);
+	/* Out of memory, the absent stay in the clock; their files are gone,
+	 * so they are due when they come back all the same. */
+	(void)view_clock_keep(clock, readers);
 	if (failed && !*failing)
 		error("%s: cannot publish %d of %d views of %s (PrivateData=usage); the first: %s",
 		      plugin_type, failed, n, name, first.text);

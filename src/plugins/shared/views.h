@@ -3,7 +3,8 @@
  * views.h - what sfair may read of the files the plugins publish, as
  * PrivateData says.  Without PrivateData=usage the published files are
  * readable by everyone, as sshare's figures are.  With it they stay
- * private to SlurmUser and each user instead gets, every period, the part
+ * private to SlurmUser and each user instead gets, every ten periods
+ * (view_clock.h) and at once when new to them, the part
  * they may see in StateSaveLocation/horae_view/UID.NAME, readable by that
  * user alone (a POSIX ACL): the accounts the user has jobs or
  * associations in; an operator (AdminLevel Operator or Admin in
@@ -17,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "common/view.h"
+#include "common/view_clock.h"
 
 /* Whether PrivateData hides usage. */
 bool views_private(void);
@@ -35,16 +37,22 @@ long views_file_reader(void);
 view_readers_t *views_readers(void);
 
 /*
- * Publish as StateSaveLocation/horae_view/UID.name, for each reader, the
- * document cut(src, reader) returns (consumed), as kind, version; remove
- * the views of name of users who are no longer readers (all of them when
- * readers is NULL).  Logs failures, once per kind of failure until it
- * works again.  Call with no lock held.
+ * Publish as StateSaveLocation/horae_view/UID.name, for each reader whose
+ * view is due (view_clock.h: new, missing, seeing other accounts, or
+ * published `every` seconds ago or more), the document cut(src, reader)
+ * returns (consumed), as kind, version; remove the views of name of users
+ * who are no longer readers (all of them when readers is NULL).  Logs
+ * failures, once per kind of failure until it works again; a view that
+ * failed is due again the next time.  Call with no lock held, from one
+ * thread for a given name.
  */
 void views_publish(const char *state_dir, const char *name, const char *kind,
-		   int version,
+		   int version, double every,
 		   json_object *(*cut)(void *src, const view_reader_t *r),
 		   void *src, const view_readers_t *readers);
+
+/* Forget when the views were published (the plugin's fini). */
+void views_fini(void);
 
 /* A cut for the shares documents: the rows of the reader's accounts. */
 json_object *views_cut_accounts(void *doc, const view_reader_t *r);

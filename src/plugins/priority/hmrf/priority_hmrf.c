@@ -123,11 +123,13 @@ static json_object *_cut_state(void *snap, const view_reader_t *r)
 /*
  * Publish what sfair reads: the view of the shares (readable as
  * PrivateData says) and, under PrivateData=usage, each user's part of the
- * usage and of the shares.  No lock held; nothing reads these back.
+ * usage and of the shares, refreshed every VIEW_REFRESH_PERIODS periods
+ * (view_clock.h).  No lock held; nothing reads these back.
  */
 static void _publish(hmrf_state_t *snap, json_object *shares,
-		     const char *shares_path)
+		     const char *shares_path, double period)
 {
+	double every = VIEW_REFRESH_PERIODS * period;
 	view_readers_t *readers = views_readers();
 	const char *dir = slurm_conf.state_save_location;
 	horae_err_t err;
@@ -140,11 +142,12 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 		error("%s: %s", plugin_type, err.text);
 	if (snap)
 		views_publish(dir, "horae_hmrf.state", HMRF_STATE_KIND,
-			      HMRF_STATE_VERSION, _cut_state, snap, readers);
+			      HMRF_STATE_VERSION, every, _cut_state, snap,
+			      readers);
 	if (shares)
 		views_publish(dir, "horae_hmrf.shares", HMRF_SHARES_KIND,
-			      HMRF_SHARES_VERSION, views_cut_accounts, shares,
-			      readers);
+			      HMRF_SHARES_VERSION, every, views_cut_accounts,
+			      shares, readers);
 	view_readers_destroy(&readers);
 }
 
@@ -168,6 +171,7 @@ static void _recalc_once(void)
 	hmrf_state_t *snap;
 	json_object *shares;
 	char *path, *shares_path;
+	double period;
 	long gather, close = 0, write = 0, rank, copy, save;
 	int rc;
 	DEF_TIMERS;
@@ -204,6 +208,7 @@ static void _recalc_once(void)
 	shares = ctx->shares;
 	ctx->shares = NULL;
 	shares_path = xstrdup(ctx->shares_path);
+	period = ctx->conf->period;
 	slurm_mutex_unlock(&mutex);
 	END_TIMER;
 	copy = DELTA_TIMER;
@@ -221,7 +226,7 @@ static void _recalc_once(void)
 	}
 	START_TIMER;
 	_save(snap, path);
-	_publish(snap, shares, shares_path);
+	_publish(snap, shares, shares_path, period);
 	END_TIMER;
 	save = DELTA_TIMER;
 	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone; ranked in usec=%ld and the state copied in usec=%ld under the plugin's mutex alone; saved and published in usec=%ld with no lock",
@@ -337,6 +342,7 @@ int fini(void)
 	hmrf_next_destroy(&next);
 	hmrf_ends_destroy(&ends);
 	hmrf_usage_fini();
+	views_fini();
 	slurm_mutex_unlock(&mutex);
 	_save(snap, path);
 	hmrf_state_destroy(&snap);

@@ -282,8 +282,10 @@ static json_object *_shares_locked(eunomia_progress_t *p, double now)
 
 /* Publish doc (consumed; NULL: nothing to publish yet) next to the
  * state file, readable as PrivateData says, and under PrivateData=usage
- * each user's part of it (views.h) when views; no lock held. */
-static void _publish(json_object *doc, const char *path, bool views)
+ * each user's part of it (views.h) when views, refreshed every
+ * VIEW_REFRESH_PERIODS periods of period seconds; no lock held. */
+static void _publish(json_object *doc, const char *path, bool views,
+		     double period)
 {
 	view_readers_t *readers;
 	horae_err_t err;
@@ -299,6 +301,7 @@ static void _publish(json_object *doc, const char *path, bool views)
 	if (views)
 		views_publish(slurm_conf.state_save_location, "horae_eunomia.shares",
 			      EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
+			      VIEW_REFRESH_PERIODS * period,
 			      views_cut_accounts, doc, readers);
 	view_readers_destroy(&readers);
 	json_object_put(doc);
@@ -643,6 +646,7 @@ static void _tick(eunomia_progress_t *p, bool views)
 	slurmctld_lock_t job_read = { .job = READ_LOCK };
 	double now = (double)time(NULL);
 	json_object *snap, *shares;
+	double period;
 	bool walk = views && job_list && lock_slurmctld;
 	char *path;
 
@@ -661,11 +665,12 @@ static void _tick(eunomia_progress_t *p, bool views)
 	p->gap_dirty = true;
 	snap = _snapshot_locked(p, &path);
 	shares = _shares_locked(p, now);
+	period = p->conf->period;
 	slurm_mutex_unlock(&p->mutex);
 	if (walk)
 		unlock_slurmctld(job_read);
 	_save(snap, path);
-	_publish(shares, p->shares_path, views);
+	_publish(shares, p->shares_path, views, period);
 }
 
 void eunomia_progress_tick(eunomia_progress_t *p)

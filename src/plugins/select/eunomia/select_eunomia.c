@@ -57,6 +57,7 @@
 #include "eunomia_steer.h"
 #include "periodic.h"
 #include "progress_info.h"
+#include "views.h"
 
 const char plugin_name[] = "Horae Eunomia speed-aware placement over cons_tres";
 const char plugin_type[] = "select/eunomia";
@@ -196,6 +197,7 @@ extern int fini(void)
 	periodic_stop(&ticker);
 	eunomia_steer_destroy(&steer);
 	eunomia_progress_destroy(&prog);
+	views_fini();
 	return cons_tres_unload();
 }
 
