@@ -21,6 +21,7 @@
 #include "common/hmrf_state_impl.h"
 #include "common/state.h"
 #include "common/view.h"
+#include "common/view_clock.h"
 
 static double _now(void)
 {
@@ -38,62 +39,104 @@ static double _cpu(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Publish user i's view of st in dir as the plugin does; adds its bytes.
+ * 0, or 1 (said why). */
+static int _view_one(const hmrf_state_t *st, const char *dir,
+		     const view_reader_t *v, size_t *bytes)
+{
+	hmrf_state_t *part = hmrf_state_select(st, view_reader_keeps,
+					       (void *)v);
+	json_object *doc = part ? hmrf_state_to_json(part) : NULL;
+	char file[128];
+	horae_err_t err;
+	size_t len = 0;
+	int rc = 0;
+
+	snprintf(file, sizeof(file), "%s/%ld.horae_hmrf.state", dir,
+		 view_reader_uid(v));
+	if (!doc || !json_object_to_json_string_length(doc, 0, &len) ||
+	    state_publish(file, HMRF_STATE_KIND, HMRF_STATE_VERSION, doc,
+			  view_reader_uid(v), &err)) {
+		printf("views: %s\n", doc ? err.text : "out of memory");
+		rc = 1;
+	}
+	*bytes += len;
+	json_object_put(doc);
+	hmrf_state_destroy(&part);
+	return rc;
+}
+
 /*
  * Publish, as views_publish() in the plugins does, the part of st each of
  * n users may see, user u seeing account u (an operator, every account,
- * when op), in dir; print the CPU and wall time and the bytes, and remove
- * the files.  Returns 0, or 1 (said why) when the files cannot be
- * written, as without ACLs.
+ * when op), in dir: all of them at once (slurmctld's start), then over
+ * `periods` more periods of 30 s those the view clock says are due with a
+ * refresh every ten periods (view_clock.h), as the plugins do; print the
+ * thread's CPU for the first round and per period after, and remove the
+ * files.  Returns 0, or 1 (said why) when the files cannot be written, as
+ * without ACLs.
  */
-static int _views(const hmrf_state_t *st, const char *dir, int n, bool op)
+static int _views(const hmrf_state_t *st, const char *dir, int n, bool op,
+		  int periods)
 {
+	const double period = 30, every = VIEW_REFRESH_PERIODS * period;
 	view_readers_t *r = view_readers_create();
-	double c0, w0;
+	view_clock_t *clock = view_clock_create();
+	double c0, w0, first = 0, wall = 0, sum = 0, most = 0;
 	size_t bytes = 0;
-	horae_err_t err;
 	char name[32], file[128];
-	int rc = 0;
+	int rc = 0, published = 0;
 
 	for (int u = 0; u < n && r; u++) {
 		snprintf(name, sizeof(name), "account%d", u);
 		if (view_readers_add(r, 100000 + u, op ? NULL : name))
 			rc = 1;
 	}
-	if (!r || rc)
-		return 1;
-	c0 = _cpu();
-	w0 = _now();
-	for (int i = 0; i < n && !rc; i++) {
-		const view_reader_t *v = view_readers_get(r, i);
-		hmrf_state_t *part = hmrf_state_select(st, view_reader_keeps,
-						       (void *)v);
-		json_object *doc = part ? hmrf_state_to_json(part) : NULL;
-		size_t len = 0;
+	if (!r || !clock || rc)
+		rc = 1;
+	for (int p = 0; p <= periods && !rc; p++) {
+		double now = 1e9 + period * p;
 
-		snprintf(file, sizeof(file), "%s/%ld.horae_hmrf.state", dir,
-			 view_reader_uid(v));
-		if (!doc ||
-		    !json_object_to_json_string_length(doc, 0, &len) ||
-		    state_publish(file, HMRF_STATE_KIND, HMRF_STATE_VERSION,
-				  doc, view_reader_uid(v), &err)) {
-			printf("views: %s\n", doc ? err.text : "out of memory");
-			rc = 1;
+		c0 = _cpu();
+		w0 = _now();
+		for (int i = 0; i < n && !rc; i++) {
+			const view_reader_t *v = view_readers_get(r, i);
+			uint64_t sig = view_reader_signature(v);
+			long uid = view_reader_uid(v);
+
+			if (!view_clock_due(clock, uid, sig, now, every))
+				continue;
+			rc = _view_one(st, dir, v, p ? &(size_t){ 0 } : &bytes);
+			view_clock_mark(clock, uid, sig, now);
+			published += p > 0;
 		}
-		bytes += len;
-		json_object_put(doc);
-		hmrf_state_destroy(&part);
+		c0 = _cpu() - c0;
+		if (!p) {
+			first = c0;
+			wall = _now() - w0;
+		} else {
+			sum += c0;
+			most = c0 > most ? c0 : most;
+		}
 	}
-	if (!rc)
-		printf("views (PrivateData=usage): %d %s: %.1f ms CPU, %.1f ms wall, %.1f MB\n",
+	if (!rc) {
+		printf("views (PrivateData=usage): %d %s: all at once %.1f ms CPU, %.1f ms wall, %.1f MB",
 		       n, op ? "operator(s), every account" :
 			       "users of one account each",
-		       (_cpu() - c0) * 1e3, (_now() - w0) * 1e3, bytes / 1e6);
+		       first * 1e3, wall * 1e3, bytes / 1e6);
+		if (periods)
+			printf("; then refreshed every %d periods: %.1f ms CPU a period on average, %.1f at most, %d views in %d periods",
+			       VIEW_REFRESH_PERIODS, sum / periods * 1e3,
+			       most * 1e3, published, periods);
+		printf("\n");
+	}
 	for (int i = 0; i < n; i++) {
 		snprintf(file, sizeof(file), "%s/%ld.horae_hmrf.state", dir,
 			 view_reader_uid(view_readers_get(r, i)));
 		unlink(file);
 	}
 	view_readers_destroy(&r);
+	view_clock_destroy(&clock);
 	return rc;
 }
 
@@ -202,7 +245,8 @@ int main(int argc, char **argv)
 	unlink(path);
 	*strrchr(path, '/') = '\0';
 	for (int rep = 0; rep < 3; rep++)
-		if (_views(st, path, 1000, false) || _views(st, path, 1, true))
+		if (_views(st, path, 1000, false, 20) ||
+		    _views(st, path, 1, true, 0))
 			break;
 	rmdir(path);
 	json_object_put(doc);
