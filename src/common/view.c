@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "names.h"
+#include "state.h"
 #include "view.h"
 
 struct view_reader {
@@ -120,18 +121,6 @@ long view_reader_uid(const view_reader_t *v)
 	return v ? v->uid : -1;
 }
 
-/* FNV-1a 64 of a name, for the signature. */
-static uint64_t _name_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 uint64_t view_reader_signature(const view_reader_t *v)
 {
 	uint64_t sig;
@@ -144,8 +133,11 @@ uint64_t view_reader_signature(const view_reader_t *v)
 	/* A sum, so the order the accounts came in does not count. */
 	n = names_count(v->accounts);
 	sig = (uint64_t)n * 0x9e3779b97f4a7c15ULL;
-	for (int i = 0; i < n; i++)
-		sig += _name_hash(names_get(v->accounts, i));
+	for (int i = 0; i < n; i++) {
+		const char *name = names_get(v->accounts, i);
+
+		sig += state_hash(name, strlen(name));
+	}
 	return sig == UINT64_MAX ? 1 : sig;
 }
 
