@@ -18,6 +18,10 @@
 #   soak.sh --list                      the test programs' names
 #
 # HORAE_BUILDDIR: a configured build (default: the repository's build/).
+# Each test has a minute (CK_DEFAULT_TIMEOUT, 60 unless set), as under
+# make check: a timeout catches a hang, not a machine loaded by the suites
+# beside this one.  A failure is printed with its test and line
+# (CK_VERBOSITY=normal).
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BINS=(
@@ -65,7 +69,8 @@ one()
 	local n=$1 b name
 	for b in "${BINS[@]}"; do
 		name=$(basename "$b")
-		if ! HORAE_TEST_SEED=$n CK_VERBOSITY=minimal "$build/$b" \
+		if ! HORAE_TEST_SEED=$n CK_VERBOSITY=normal \
+			CK_DEFAULT_TIMEOUT=${CK_DEFAULT_TIMEOUT:-60} "$build/$b" \
 			>"$work/$n.$name" 2>&1; then
 			echo "$n $name"
 		else
