@@ -13,7 +13,10 @@
 # join the default columns) and job_submit/justice's state
 # (data/eunomia/horae_justice.state, the history of justice_test's steps:
 # fraction 0.4, -D).  Bad options and files exit 2 (or warn, for
-# the optional shares) and name what is wrong.
+# the optional shares) and name what is wrong.  A file's age against the
+# clock: a user's own view (PrivateData=usage) is stale only past ten
+# Periods and two, the plugin's file past one and two, each checked on
+# both sides with the data file saved again with its times moved.
 #
 # To regenerate a golden file after a deliberate change of format:
 #   T0301_UPDATE=1 make -C build/testsuite check TESTS=cli/t0301-sfair-output.sh
@@ -30,6 +33,32 @@ AT=1795326420	# 2026-11-22T05:47:00Z, when the file was saved
 export TZ=UTC
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# aged SRC DST AGE: SRC's state saved again to DST as if computed AGE
+# seconds ago: every time in it moved by the same amount, and its header
+# (bytes, FNV-1a) made again as state.c makes it.
+aged()
+{
+	python3 - "$@" <<'PY'
+import json, sys, time
+src, dst, age = sys.argv[1], sys.argv[2], float(sys.argv[3])
+head, body = open(src).read().split("\n")[:2]
+doc = json.loads(body)
+d = time.time() - age - doc["charged_until"]
+doc["charged_until"] += d
+doc["last_start"] = [t + d for t in doc["last_start"]]
+for k in ("usage", "nonsharing"):
+    doc[k]["now"] += d
+b = json.dumps(doc, separators=(",", ":")).encode()
+h = 0xcbf29ce484222325
+for c in b:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+head = json.loads(head)
+head.update(bytes=len(b), fnv1a64="%016x" % h)
+with open(dst, "wb") as f:
+    f.write(json.dumps(head, separators=(",", ":")).encode() + b"\n" + b + b"\n")
+PY
+}
 
 # golden NAME ARGS...: sfair's output against golden/NAME.out
 golden()
@@ -222,5 +251,39 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	rc=$?
 	tap_ok "a StateSaveLocation closed to users: exit 2 and why" \
 		$([ $rc = 2 ] && grep -q "closed to users" <<<"$out"; echo $?) "$out"
+	# A user's own view is refreshed every ten Periods (view_clock.h):
+	# sfair calls it stale only past ten Periods and two more, plus 5 s
+	# (Period=30: 365 s); the plugin's own file past one Period and two
+	# more (95 s).  Each file is the data file saved again with its
+	# times moved so that it was computed AGE seconds ago.
+	mkdir -m 0711 "$tmp/open/horae_view"
+	view=$tmp/open/horae_view/65534.horae_hmrf.state
+	for age in 80 110 330 400; do
+		aged "$STATE" "$view.$age" "$age"
+		chmod 0644 "$view.$age"
+	done
+	# own_view AGE: what sfair, run as nobody, prints on stderr.
+	own_view()
+	{
+		cp "$view.$1" "$view"
+		SLURM_CONF=$tmp/slurm.conf setpriv --reuid=65534 \
+			--regid=65534 --clear-groups "$SFAIR" \
+			-S "$tmp/open/horae_hmrf.state" -n -A a1 2>&1 >/dev/null
+	}
+	out=$(own_view 330)
+	tap_ok "a user's own view computed eleven Periods ago: no warning" \
+		$([ -z "$out" ]; echo $?) "$out"
+	out=$(own_view 400)
+	tap_ok "a user's own view computed 400 s ago (past 365 s): a warning that it is written every 300 s" \
+		$([[ "$out" == "sfair: warning: $view was last written "*" s ago, but priority/hmrf writes it every 300 s: is slurmctld running"* ]]; echo $?) "$out"
+	# root reads the plugin's file: stale past 95 s.
+	cp "$view.80" "$tmp/open/horae_hmrf.state"
+	out=$(SLURM_CONF=$tmp/slurm.conf "$SFAIR" -S "$tmp/open/horae_hmrf.state" -n -A a1 2>&1 >/dev/null)
+	tap_ok "the plugin's file computed 80 s ago: no warning" \
+		$([ -z "$out" ]; echo $?) "$out"
+	cp "$view.110" "$tmp/open/horae_hmrf.state"
+	out=$(SLURM_CONF=$tmp/slurm.conf "$SFAIR" -S "$tmp/open/horae_hmrf.state" -n -A a1 2>&1 >/dev/null)
+	tap_ok "the plugin's file computed 110 s ago (past 95 s): a warning that it is written every 30 s" \
+		$([[ "$out" == *"was last written "*" s ago, but priority/hmrf writes it every 30 s"* ]]; echo $?) "$out"
 fi
 tap_done
