@@ -6,7 +6,12 @@
 # (while it holds the job write lock nobody can submit, query or
 # schedule).  Both clusters run at the same time, on the same kind of
 # queue, and are sampled over the same window, so that machine noise falls
-# on both alike.  Prints figures; asserts nothing.
+# on both alike.  Each table gives the recalculations' minimum, quartiles,
+# median, maximum and mean, and each ratio is given of the medians and of
+# the means: the median is a typical recalculation, the mean what they
+# cost over time when some are dearer than the rest (a round of users'
+# views every ten Periods under PrivateData=usage).  Prints figures;
+# asserts nothing.
 #
 #   bench-priority-recalc.sh [JOBS [ACCOUNTS]]      (10000 100)
 #
@@ -165,13 +170,23 @@ holds()
 	} END { if (last != "") print sum * 1e3 }'
 }
 
-# stats: from one number a line, "n min q1 median q3 max" (or "0 - ...").
+# stats: from one number a line, "n min q1 median q3 max mean" (or "0 -
+# ...").  The mean is what a site pays over time: a recalculation that is
+# dearer one time in several (a view round, say) moves it, not the median.
 stats()
 {
-	sort -g | awk '{ v[++n] = $1 } END {
-		if (!n) { print "0 - - - - -"; exit }
-		printf "%d %.1f %.1f %.1f %.1f %.1f\n", n, v[1], v[int((n + 3) / 4)],
-		       v[int((n + 1) / 2)], v[int((3 * n + 3) / 4)], v[n] }'
+	sort -g | awk '{ v[++n] = $1; s += $1 } END {
+		if (!n) { print "0 - - - - - -"; exit }
+		printf "%d %.1f %.1f %.1f %.1f %.1f %.1f\n", n, v[1],
+		       v[int((n + 3) / 4)], v[int((n + 1) / 2)],
+		       v[int((3 * n + 3) / 4)], v[n], s / n }'
+}
+# ratios WHAT H M HMEAN MMEAN: the medians' ratio and the means'.
+ratios()
+{
+	awk -v w="$1" -v h="$2" -v m="$3" -v hm="$4" -v mm="$5" -v o="${other#*/}" 'BEGIN {
+		if (h > 0 && m > 0) printf "ratio hmrf/%s, median %s: %.2f\n", o, w, h / m
+		if (hm > 0 && mm > 0) printf "ratio hmrf/%s, mean %s: %.2f\n", o, w, hm / mm }'
 }
 
 # start NAME PRIORITY EXTRA DEBUG [PLUGINDIR]: a cluster with the queue,
@@ -256,8 +271,8 @@ fi
 
 spans <"$work/hmrf.samples" >"$work/hmrf.spans"
 spans <"$work/mf.samples" >"$work/mf.spans"
-read -r hn hmin hq1 hmed hq3 hmax < <(cut -d' ' -f3 "$work/hmrf.spans" | stats)
-read -r mn mmin mq1 mmed mq3 mmax < <(cut -d' ' -f3 "$work/mf.spans" | stats)
+read -r hn hmin hq1 hmed hq3 hmax hmean < <(cut -d' ' -f3 "$work/hmrf.spans" | stats)
+read -r mn mmin mq1 mmed mq3 mmax mmean < <(cut -d' ' -f3 "$work/mf.spans" | stats)
 echo "$JOBS pending jobs of $ACCOUNTS accounts, both plugins at once over ${WINDOW} s, recalculating every $PERIOD s"
 if [ -n "$history" ]; then
 	echo "hmrf's accounts start with $HISTORY days of usage in its saved state ($(stat -c %s "$history/horae_hmrf.state") bytes)"
@@ -265,30 +280,30 @@ else
 	echo "hmrf's accounts start with no usage (BENCH_HISTORY=DAYS gives them some)"
 fi
 echo "CPU ms per full recalculation (q1, q3: quartiles)"
-fmt='%-22s %8s %7s %8s %8s %8s %8s %8s\n'
-printf "$fmt" plugin submit/s cycles min q1 median q3 max
-printf "$fmt" priority/hmrf "$hrate" "$hn" "$hmin" "$hq1" "$hmed" "$hq3" "$hmax"
-printf "$fmt" "$other" "$mrate" "$mn" "$mmin" "$mq1" "$mmed" "$mq3" "$mmax"
-awk -v h="$hmed" -v m="$mmed" -v o="${other#*/}" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median CPU per recalculation: %.2f\n", o, h / m }'
+fmt='%-22s %8s %7s %8s %8s %8s %8s %8s %8s\n'
+printf "$fmt" plugin submit/s cycles min q1 median q3 max mean
+printf "$fmt" priority/hmrf "$hrate" "$hn" "$hmin" "$hq1" "$hmed" "$hq3" "$hmax" "$hmean"
+printf "$fmt" "$other" "$mrate" "$mn" "$mmin" "$mq1" "$mmed" "$mq3" "$mmax" "$mmean"
+ratios "CPU per recalculation" "$hmed" "$mmed" "$hmean" "$mmean"
 # The two sides' recalculations, when they come at the same time, share
 # the machine's caches and memory: both are dearer then.  Their phases
 # follow when each slurmctld started, so how many do is chance; those
 # that did not, apart.
-read -r an amin aq1 amed aq3 amax < <(apart "$work/hmrf.spans" "$work/mf.spans" | stats)
-read -r bn bmin bq1 bmed bq3 bmax < <(apart "$work/mf.spans" "$work/hmrf.spans" | stats)
+read -r an amin aq1 amed aq3 amax amean < <(apart "$work/hmrf.spans" "$work/mf.spans" | stats)
+read -r bn bmin bq1 bmed bq3 bmax bmean < <(apart "$work/mf.spans" "$work/hmrf.spans" | stats)
 echo "CPU ms per recalculation run apart from the other side's (overlapping within the sampling: hmrf $((hn - an)) of $hn, ${other#*/} $((mn - bn)) of $mn)"
-printf "$fmt" plugin '' cycles min q1 median q3 max
-printf "$fmt" priority/hmrf '' "$an" "$amin" "$aq1" "$amed" "$aq3" "$amax"
-printf "$fmt" "$other" '' "$bn" "$bmin" "$bq1" "$bmed" "$bq3" "$bmax"
+printf "$fmt" plugin '' cycles min q1 median q3 max mean
+printf "$fmt" priority/hmrf '' "$an" "$amin" "$aq1" "$amed" "$aq3" "$amax" "$amean"
+printf "$fmt" "$other" '' "$bn" "$bmin" "$bq1" "$bmed" "$bq3" "$bmax" "$bmean"
 awk -v h="$amed" -v m="$bmed" -v o="${other#*/}" -v a="$an" -v b="$bn" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median CPU per recalculation run apart: %.2f%s\n", o, h / m, (a < 10 || b < 10) ? " (fewer than 10 a side)" : "" }'
 if [ -n "$probes" ]; then
-	read -r ln lmin lq1 lmed lq3 lmax < <(holds "$htid" <"$work/locks.txt" | stats)
-	read -r kn kmin kq1 kmed kq3 kmax < <(holds "$mtid" <"$work/locks.txt" | stats)
+	read -r ln lmin lq1 lmed lq3 lmax lmean < <(holds "$htid" <"$work/locks.txt" | stats)
+	read -r kn kmin kq1 kmed kq3 kmax kmean < <(holds "$mtid" <"$work/locks.txt" | stats)
 	echo "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)"
-	printf "$fmt" plugin '' cycles min q1 median q3 max
-	printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax"
-	printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax"
-	awk -v h="$lmed" -v m="$kmed" -v o="${other#*/}" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median time under slurmctld'"'"'s locks per recalculation: %.2f\n", o, h / m }'
+	printf "$fmt" plugin '' cycles min q1 median q3 max mean
+	printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
+	printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
+	ratios "time under slurmctld's locks per recalculation" "$lmed" "$kmed" "$lmean" "$kmean"
 else
 	echo "time under slurmctld's locks: not measured: $lockwhy"
 fi
@@ -309,15 +324,15 @@ own_log()
 	took=$work/$1.took
 	tail -n +"$(($2 + 1))" "$(cat "$work/$1.log")" | grep 'recalculation took' >"$took"
 	own 'took usec' | {
-		read -r n min _ med _ max
+		read -r n min _ med _ max _
 		[ "$n" = 0 ] || echo "$3's own log: slurmctld's locks held min $min ms, median $med ms, max $max ms ($n recalculations)"
 	}
-	read -r gn _ _ gmed _ _ < <(own 'gather usec')
-	read -r _ _ _ wmed _ _ < <(own 'write usec')
-	read -r _ _ _ cmed _ _ < <(own 'closed in usec')
-	read -r rn _ _ rmed _ _ < <(own 'ranked in usec')
-	read -r _ _ _ pmed _ _ < <(own 'copied in usec')
-	read -r _ _ _ smed _ _ < <(own 'published in usec')
+	read -r gn _ _ gmed _ _ _ < <(own 'gather usec')
+	read -r _ _ _ wmed _ _ _ < <(own 'write usec')
+	read -r _ _ _ cmed _ _ _ < <(own 'closed in usec')
+	read -r rn _ _ rmed _ _ _ < <(own 'ranked in usec')
+	read -r _ _ _ pmed _ _ _ < <(own 'copied in usec')
+	read -r _ _ _ smed _ _ _ < <(own 'published in usec')
 	[ "$gn" = 0 ] || echo "$3's own log, medians: gather $gmed ms, write $wmed ms (slurmctld's locks); the books' closing $cmed ms (assoc_mgr's locks alone)"
 	[ "$rn" = 0 ] || echo "$3's own log, medians: ranking $rmed ms, the state copied $pmed ms (the plugin's mutex alone); saved and published $smed ms (no lock)"
 }
