@@ -26,14 +26,20 @@
 # when the sampling ends are counted per side: they show how far the
 # placements left the sides apart.
 #
-# The sides run one at a time (each its own cluster), in two passes of
-# SECONDS/2 each, the second in the reverse order of the first (cons_tres,
-# first-fit, ..., eunomia, then eunomia, ..., cons_tres), and each side's
-# figures pool both passes: a machine that drifts over the run weighs on
-# every side about alike.  Each pass's medians are printed too, so that
-# the drift shows.
+# The sides run one at a time (each its own cluster), in PASSES passes of
+# SECONDS/PASSES each, every other one in the reverse order (cons_tres,
+# first-fit, ..., eunomia, then eunomia, ..., cons_tres, and so on), and
+# each side's figures pool all passes: a machine that drifts over the run
+# weighs on every side about alike.  Each pass's medians are printed too,
+# so that the drift shows, and each side's ratio is also taken pass by
+# pass against cons_tres's in the same pass, with the median and range of
+# those ratios: how far one pass's ratio strays is the noise a pooled
+# ratio sits in.  (Two passes of 60 s put cons_tres's own main cycle at
+# 10.2 and 8.3 ms: one pass's figure is not a measurement.)
 #
 #   bench-select-cycle.sh [JOBS [NODES [SECONDS]]]     (5000 64 120)
+#
+# BENCH_PASSES=N: how many passes (4; at least 2).
 #
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
 # Prints figures; asserts nothing.
@@ -123,16 +129,21 @@ side()
 
 declare -A MAIN BF
 SIDES=(cons_tres pass-through first-fit best-fit affinity rpsdsf eunomia)
-PASS=$(((RUN + 1) / 2))
+PASSES=${BENCH_PASSES:-4}
+case $PASSES in '' | *[!0-9]* | 0 | 1)
+	echo "bench-select-cycle: BENCH_PASSES is a whole number of 2 or more, not '$PASSES'" >&2
+	exit 2 ;;
+esac
+PASS=$(((RUN + PASSES - 1) / PASSES))
 work=$(mktemp -d /tmp/horae-bench-select.XXXXXX)
 : >"$work/passes"
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"; rm -rf "$work"' EXIT
 fmt='%-22s %6s %8s %8s %8s   %6s %8s %8s %8s\n'
 pfmt='%-6s %-16s %6s %8s   %6s %8s   %6s\n'
 echo "  each pass: side, main cycles and median (us), backfill cycles and median (us), jobs running" >&2
-for pass in 1 2; do
+for ((pass = 1; pass <= PASSES; pass++)); do
 	order=("${SIDES[@]}")
-	if [ "$pass" = 2 ]; then
+	if [ $((pass % 2)) = 0 ]; then
 		order=()
 		for ((i = ${#SIDES[@]} - 1; i >= 0; i--)); do
 			order+=("${SIDES[i]}")
@@ -143,7 +154,7 @@ for pass in 1 2; do
 		run "$sel" "$conf" "$name" "pass$pass"
 	done
 done
-echo "$JOBS queued jobs over $NODES nodes, ${RUN} s of scheduling each in two passes of ${PASS} s (the second in reverse order): cycles sampled and their time (us)"
+echo "$JOBS queued jobs over $NODES nodes, $((PASS * PASSES)) s of scheduling each in $PASSES passes of ${PASS} s (every other one in reverse order): cycles sampled and their time (us)"
 printf "$fmt" select main q1 median q3 bf q1 median q3
 for name in "${SIDES[@]}"; do
 	f=$work/$name.cycles
@@ -153,16 +164,21 @@ for name in "${SIDES[@]}"; do
 	printf "$fmt" "$name" "$mn" "$mq1" "$mmed" "$mq3" "$bn" "$bq1" "$bmed" "$bq3"
 	MAIN[$name]=$mmed BF[$name]=$bmed
 done
-echo "medians of each pass (us): side, pass 1 main and backfill, pass 2 main and backfill"
+echo "medians of each pass (us): side, then each pass's main and backfill"
 for name in "${SIDES[@]}"; do
-	awk -v s="$name" '$2 == s { m[$1] = $4; b[$1] = $6 }
-		END { printf "%-22s %8s %8s   %8s %8s\n", s, m["pass1"], b["pass1"], m["pass2"], b["pass2"] }' "$work/passes"
+	awk -v s="$name" -v np="$PASSES" '$2 == s { m[$1] = $4; b[$1] = $6 }
+		END { printf "%-22s", s
+		      for (k = 1; k <= np; k++)
+			      printf " %8s %8s  ", m["pass" k], b["pass" k]
+		      printf "\n" }' "$work/passes"
 done
-echo "jobs running when each pass's sampling ended, and select/eunomia's own code as a share of slurmctld's CPU samples (both passes)"
+echo "jobs running when each pass's sampling ended, and select/eunomia's own code as a share of slurmctld's CPU samples (all passes)"
 for name in "${SIDES[@]}"; do
-	awk -v s="$name" -v perf="$perfok" '$2 == s { r[$1] = $7; e += $8; t += $9 }
-		END { printf "%-22s %8s %8s   %s\n", s, r["pass1"], r["pass2"],
-			!perf ? "- (no perf)" : t ? sprintf("%.2f%% of %d samples", 100 * e / t, t) : "- (no samples)" }' "$work/passes"
+	awk -v s="$name" -v perf="$perfok" -v np="$PASSES" '$2 == s { r[$1] = $7; e += $8; t += $9 }
+		END { printf "%-22s", s
+		      for (k = 1; k <= np; k++)
+			      printf " %6s", r["pass" k]
+		      printf "   %s\n", !perf ? "- (no perf)" : t ? sprintf("%.2f%% of %d samples", 100 * e / t, t) : "- (no samples)" }' "$work/passes"
 done
 for p in pass-through first-fit best-fit affinity rpsdsf eunomia; do
 	awk -v p="$p" -v a="${MAIN[$p]:--}" -v b="${MAIN[cons_tres]:--}" \
@@ -170,5 +186,25 @@ for p in pass-through first-fit best-fit affinity rpsdsf eunomia; do
 		printf "ratio eunomia (%s) / cons_tres, median cycle: main %s, backfill %s\n", p,
 		       (a + 0 > 0 && b + 0 > 0) ? sprintf("%.2f", a / b) : "-",
 		       (c + 0 > 0 && d + 0 > 0) ? sprintf("%.2f", c / d) : "-" }'
+done
+echo "pass by pass against cons_tres in the same pass: median ratio (lowest-highest) over the passes"
+for p in pass-through first-fit best-fit affinity rpsdsf eunomia; do
+	awk -v p="$p" '
+		$2 == "cons_tres" { cm[$1] = $4; cb[$1] = $6 }
+		$2 == p { pm[$1] = $4; pb[$1] = $6 }
+		# spread LIST N: "median (min-max)" of N ratios, sorted here
+		function spread(v, n,   i, j, t) {
+			if (!n) return "-"
+			for (i = 2; i <= n; i++)
+				for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+					t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+			return sprintf("%.2f (%.2f-%.2f)", n % 2 ? v[(n + 1) / 2] :
+				       (v[n / 2] + v[n / 2 + 1]) / 2, v[1], v[n])
+		}
+		END {
+			for (k in pm) if (pm[k] + 0 > 0 && cm[k] + 0 > 0) rm[++nm] = pm[k] / cm[k]
+			for (k in pb) if (pb[k] + 0 > 0 && cb[k] + 0 > 0) rb[++nb] = pb[k] / cb[k]
+			printf "ratio eunomia (%s) / cons_tres, per pass: main %s, backfill %s\n",
+			       p, spread(rm, nm), spread(rb, nb) }' "$work/passes"
 done
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), load average $(cut -d' ' -f1-3 /proc/loadavg)"
