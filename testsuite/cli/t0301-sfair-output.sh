@@ -35,28 +35,21 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # aged SRC DST AGE: SRC's state saved again to DST as if computed AGE
-# seconds ago: every time in it moved by the same amount, and its header
-# (bytes, FNV-1a) made again as state.c makes it.
+# seconds ago: every time in it moved by the same amount, its header made
+# again (lib/horae_state.py).
 aged()
 {
-	python3 - "$@" <<'PY'
-import json, sys, time
+	PYTHONPATH=$HERE/lib python3 - "$@" <<'PY'
+import sys, time
+import horae_state
 src, dst, age = sys.argv[1], sys.argv[2], float(sys.argv[3])
-head, body = open(src).read().split("\n")[:2]
-doc = json.loads(body)
+head, doc = horae_state.read(src)
 d = time.time() - age - doc["charged_until"]
 doc["charged_until"] += d
 doc["last_start"] = [t + d for t in doc["last_start"]]
 for k in ("usage", "nonsharing"):
     doc[k]["now"] += d
-b = json.dumps(doc, separators=(",", ":")).encode()
-h = 0xcbf29ce484222325
-for c in b:
-    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
-head = json.loads(head)
-head.update(bytes=len(b), fnv1a64="%016x" % h)
-with open(dst, "wb") as f:
-    f.write(json.dumps(head, separators=(",", ":")).encode() + b"\n" + b + b"\n")
+horae_state.write(dst, head["format"], head["version"], doc)
 PY
 }
 
@@ -258,14 +251,11 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	# times moved so that it was computed AGE seconds ago.
 	mkdir -m 0711 "$tmp/open/horae_view"
 	view=$tmp/open/horae_view/65534.horae_hmrf.state
-	for age in 80 110 330 400; do
-		aged "$STATE" "$view.$age" "$age"
-		chmod 0644 "$view.$age"
-	done
-	# own_view AGE: what sfair, run as nobody, prints on stderr.
+	# own_view AGE: what sfair, run as nobody, prints on stderr, with
+	# its view made AGE seconds old just before.
 	own_view()
 	{
-		cp "$view.$1" "$view"
+		aged "$STATE" "$view" "$1" && chmod 0644 "$view"
 		SLURM_CONF=$tmp/slurm.conf setpriv --reuid=65534 \
 			--regid=65534 --clear-groups "$SFAIR" \
 			-S "$tmp/open/horae_hmrf.state" -n -A a1 2>&1 >/dev/null
@@ -277,11 +267,11 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	tap_ok "a user's own view computed 400 s ago (past 365 s): a warning that it is written every 300 s" \
 		$([[ "$out" == "sfair: warning: $view was last written "*" s ago, but priority/hmrf writes it every 300 s: is slurmctld running"* ]]; echo $?) "$out"
 	# root reads the plugin's file: stale past 95 s.
-	cp "$view.80" "$tmp/open/horae_hmrf.state"
+	aged "$STATE" "$tmp/open/horae_hmrf.state" 80
 	out=$(SLURM_CONF=$tmp/slurm.conf "$SFAIR" -S "$tmp/open/horae_hmrf.state" -n -A a1 2>&1 >/dev/null)
 	tap_ok "the plugin's file computed 80 s ago: no warning" \
 		$([ -z "$out" ]; echo $?) "$out"
-	cp "$view.110" "$tmp/open/horae_hmrf.state"
+	aged "$STATE" "$tmp/open/horae_hmrf.state" 110
 	out=$(SLURM_CONF=$tmp/slurm.conf "$SFAIR" -S "$tmp/open/horae_hmrf.state" -n -A a1 2>&1 >/dev/null)
 	tap_ok "the plugin's file computed 110 s ago (past 95 s): a warning that it is written every 30 s" \
 		$([[ "$out" == *"was last written "*" s ago, but priority/hmrf writes it every 30 s"* ]]; echo $?) "$out"

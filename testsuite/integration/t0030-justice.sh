@@ -314,17 +314,12 @@ scancel "$h"
 # A state file of version 1 (before the records) still loads, with none.
 hc_kill_ctld TERM
 rm -f "$state.old" "$state.new"
-python3 - "$state" <<'EOF'
-import json, sys
-p = sys.argv[1]
-doc = json.loads(open(p).read().split('\n')[1])
+PYTHONPATH=$HERE/lib python3 - "$state" <<'EOF'
+import sys
+import horae_state
+head, doc = horae_state.read(sys.argv[1])
 del doc['records'], doc['pending']
-body = json.dumps(doc, separators=(',', ':')).encode()
-h = 0xcbf29ce484222325
-for c in body:
-    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
-head = '{"format":"horae-justice","version":1,"bytes":%d,"fnv1a64":"%016x"}\n'
-open(p, 'wb').write((head % (len(body), h)).encode() + body + b'\n')
+horae_state.write(sys.argv[1], 'horae-justice', 1, doc)
 EOF
 : >"$log"
 hc_start_slurmctld

@@ -80,13 +80,13 @@ tap_check "sfair says it shows nobody's own view" \
 	test "$(jq -r .meta.own_view <<<"$out")" = true
 # The view refreshed above may have been made as nobody's job started,
 # with no usage yet: the one after it (ten periods on at most) has some.
+shows_usage() { jq -e '.accounts[0] | (.used.cpu > 0) and (.shares.contribution > 0) and (.progress.share >= 0)' <<<"$out" >/dev/null 2>&1; }
 for _ in $(seq 60); do
-	jq -e '.accounts[0] | (.used.cpu > 0) and (.shares.contribution > 0) and (.progress.share >= 0)' <<<"$out" >/dev/null 2>&1 &&
-		break
+	shows_usage && break
 	sleep 0.5
 	out=$(hc_as 65534 "$sfair" --json 2>&1)
 done
-jq -e '.accounts[0] | (.used.cpu > 0) and (.shares.contribution > 0) and (.progress.share >= 0)' <<<"$out" >/dev/null 2>&1
+shows_usage
 tap_ok "within ten periods nobody's view shows its account's usage, a contribution and a progress share" $? \
 	"$(jq -c '.meta, .accounts' <<<"$out" 2>&1 || echo "$out"); views: $(ls -l --time-style=+%T "$state/horae_view" 2>&1)"
 out=$(hc_as 1 "$sfair" -n -P -o Account,Used:cpu,ProgressShare 2>&1)
