@@ -611,10 +611,14 @@ json_object *hmrf_books_view(const hmrf_books_t *b)
 		in[a].name = names_get(b->st->names, a);
 		in[a].weight = b->acct[a].weight;
 		in[a].counted = b->acct[a].counted;
-		if (a < b->nsums)
+		if (a < b->nsums) {
 			in[a].used = b->acct[a].used;
-		else
+			in[a].ns = b->acct[a].ns;
+		} else {
 			ledger_usage(b->st->usage, a, &in[a].used);
+			ledger_usage(b->st->ns, a, &in[a].ns);
+		}
+		in[a].last_start = hmrf_state_last_start(b->st, a);
 	}
 	doc = hmrf_shares_to_json(b->now, span, b->ntres, &b->capacity, in,
 				  n);

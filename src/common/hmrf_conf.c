@@ -26,6 +26,7 @@ hmrf_conf_t *hmrf_conf_create(void)
 	c->window.kind = WINDOW_SLIDING;
 	c->window.length = 7 * 86400;
 	c->period = 30;
+	c->save_interval = 300;
 	c->default_share = 1;
 	snprintf(c->tres, sizeof(c->tres), "cpu,mem,gres/gpu");
 	return c;
@@ -82,6 +83,9 @@ int hmrf_conf_set(hmrf_conf_t *c, const char *key, const char *value,
 		return rc;
 	} else if (!strcasecmp(key, "Period")) {
 		return kvfile_duration("Period", value, true, &c->period, err);
+	} else if (!strcasecmp(key, "SaveInterval")) {
+		return kvfile_duration("SaveInterval", value, false,
+				       &c->save_interval, err);
 	} else if (!strcasecmp(key, "ChargeHorizon")) {
 		return kvfile_duration("ChargeHorizon", value, false, &c->horizon,
 				 err);
@@ -222,4 +226,13 @@ int hmrf_conf_read(hmrf_conf_t *c, const char *path, horae_err_t *err)
 	if (hmrf_conf_finish(c, &e))
 		return err_set(err, -EINVAL, "%s: %s", path, e.text);
 	return 0;
+}
+
+double hmrf_conf_save_every(const hmrf_conf_t *c, double min_job_age)
+{
+	double every = c->save_interval;
+
+	if (min_job_age > 0 && min_job_age < every)
+		every = min_job_age;
+	return every > c->period ? every : c->period;
 }

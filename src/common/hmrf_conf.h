@@ -29,6 +29,7 @@ typedef struct hmrf_conf {
 	double timeout;		 /* Timeout= (window length; 0: off) */
 	bool timeout_set;
 	double period;		 /* Period=30s: recalculation */
+	double save_interval;	 /* SaveInterval=5min: the whole state */
 	double horizon;		 /* ChargeHorizon=0: the window length */
 	double borrow_limit;	 /* BorrowLimit=0: none */
 	double default_share;	 /* DefaultShare=1 */
@@ -81,5 +82,16 @@ bool hmrf_conf_has_account(const hmrf_conf_t *conf, const char *name);
 
 /* The share of account name: its Account line, else DefaultShare. */
 double hmrf_conf_share(const hmrf_conf_t *conf, const char *name);
+
+/*
+ * How often, in s, the plugin saves its whole state durably: SaveInterval,
+ * but no less often than slurmctld keeps a finished job's record
+ * (min_job_age, MinJobAge; <= 0: not known), so that after a crash every
+ * job that ended since the last save is still there to be charged from
+ * its record, and no more often than each Period (SaveInterval=0: each
+ * Period).  Between saves, what sfair shows is published each Period
+ * (hmrf_shares.h).
+ */
+double hmrf_conf_save_every(const hmrf_conf_t *c, double min_job_age);
 
 #endif /* HORAE_HMRF_CONF_H */

@@ -76,6 +76,9 @@ json_object *hmrf_shares_to_json(double at, double span, int ntres,
 		json_object_object_add(r, "fair_share", _vec(&fair, ntres));
 		json_object_object_add(r, "dominant_share", _num(dom));
 		json_object_object_add(r, "aggregate_share", _num(agg));
+		json_object_object_add(r, "used", _vec(&in[a].used, ntres));
+		json_object_object_add(r, "ns", _vec(&in[a].ns, ntres));
+		json_object_object_add(r, "last_start", _num(in[a].last_start));
 		json_object_array_add(rows, r);
 	}
 	json_object_object_add(doc, "accounts", rows);
@@ -117,6 +120,25 @@ static int _get_vec(json_object *o, const char *key, int ntres,
 			return err_set(err, -EINVAL,
 				       "shares: '%s' holds a non-number", key);
 	}
+	return 0;
+}
+
+/* A row's window sums, which a view from an older build lacks: all three
+ * or none. */
+static int _usage(json_object *r, int ntres, hmrf_share_row_t *row,
+		  horae_err_t *err)
+{
+	int rc, k = json_object_object_get_ex(r, "used", NULL) +
+		    json_object_object_get_ex(r, "ns", NULL) +
+		    json_object_object_get_ex(r, "last_start", NULL);
+
+	if (!k)
+		return 0;
+	if ((rc = _get_vec(r, "used", ntres, &row->used, err)) ||
+	    (rc = _get_vec(r, "ns", ntres, &row->ns, err)) ||
+	    (rc = _get_num(r, "last_start", &row->last_start, err)))
+		return rc;
+	row->has_usage = true;
 	return 0;
 }
 
@@ -165,6 +187,10 @@ int hmrf_shares_from_json(json_object *doc, hmrf_shares_t *out,
 			goto fail;
 		if ((rc = _get_num(r, "aggregate_share", &row->aggregate, err)))
 			goto fail;
+		if ((rc = _usage(r, s.ntres, row, err)))
+			goto fail;
+		s.has_usage = i ? s.has_usage && row->has_usage :
+				  row->has_usage;
 	}
 	*out = s;
 	return 0;

@@ -24,6 +24,8 @@ typedef struct hmrf_share_in {
 	double weight;	 /* contribution, > 0 */
 	bool counted;	 /* in the weight sum: demand or an Account line */
 	tres_vec_t used; /* TRES x s in the window */
+	tres_vec_t ns;	 /* non-sharing allocation in the window, TRES x s */
+	double last_start; /* its last job start, s since the epoch; 0: none */
 } hmrf_share_in_t;
 
 typedef struct hmrf_share_row {
@@ -33,6 +35,14 @@ typedef struct hmrf_share_row {
 	tres_vec_t fair;     /* fair share of each TRES (TRES units) */
 	double dominant;     /* max_j used_j / (R_j x span) */
 	double aggregate;    /* sum_j used_j / (R_j x span) / ntres */
+	/* The books' window sums at the view's time, which the plugin
+	 * publishes each Period while it saves the whole window less often
+	 * (horae_hmrf.conf(5), SaveInterval): absent (has_usage false) in a
+	 * view an older build wrote. */
+	bool has_usage;
+	tres_vec_t used;   /* TRES x s in the window */
+	tres_vec_t ns;	   /* non-sharing allocation, TRES x s */
+	double last_start; /* 0: none */
 } hmrf_share_row_t;
 
 typedef struct hmrf_shares {
@@ -42,6 +52,7 @@ typedef struct hmrf_shares {
 	tres_vec_t capacity; /* R */
 	int n;
 	hmrf_share_row_t *rows;
+	bool has_usage; /* every row has its window sums */
 } hmrf_shares_t;
 
 /*

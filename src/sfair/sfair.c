@@ -159,12 +159,31 @@ static bool _wanted(const char *list, const char *name)
 	return false;
 }
 
-/* The accounts wanted, as report rows, with the window brought to at. */
+/*
+ * Whether the accounts' window sums come from the view rather than the
+ * state: priority/hmrf publishes them in the view each Period and saves
+ * the whole window only every SaveInterval (horae-hmrf.conf(5)), so the
+ * view is the newer unless the state was just saved.  Not with --at,
+ * which brings the saved window to another time, nor from a view an
+ * older build wrote (no sums) or over other TRES.
+ */
+static bool _sums_from_view(const hmrf_shares_t *view, double saved,
+			    int tres_count, bool at_given)
+{
+	return !at_given && view->has_usage && view->ntres == tres_count &&
+	       view->at > saved;
+}
+
+/*
+ * The accounts wanted, as report rows: their window sums from the state
+ * brought to at, or from the view (from_view: _sums_from_view), whose
+ * accounts they are then.
+ */
 static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int tres_count,
-			  const hmrf_shares_t *view,
+			  const hmrf_shares_t *view, bool from_view,
 			  const eunomia_shares_t *shares, int *n)
 {
-	int count = names_count(hmrf_state_names(st));
+	int count = from_view ? view->n : names_count(hmrf_state_names(st));
 	sfair_row_t *rows = calloc(count ? count : 1, sizeof(*rows));
 
 	*n = 0;
@@ -175,13 +194,20 @@ static sfair_row_t *_rows(const opts_t *o, hmrf_state_t *st, int tres_count,
 		const eunomia_share_row_t *pr;
 		const hmrf_share_row_t *hr;
 
-		r->account = names_get(hmrf_state_names(st), a);
+		r->account = from_view ? view->rows[a].name :
+					 names_get(hmrf_state_names(st), a);
 		if (!_wanted(o->accounts, r->account))
 			continue;
-		ledger_usage(hmrf_state_usage(st), a, &r->used);
-		ledger_usage(hmrf_state_ns(st), a, &r->ns);
+		if (from_view) {
+			r->used = view->rows[a].used;
+			r->ns = view->rows[a].ns;
+			r->last_start = view->rows[a].last_start;
+		} else {
+			ledger_usage(hmrf_state_usage(st), a, &r->used);
+			ledger_usage(hmrf_state_ns(st), a, &r->ns);
+			r->last_start = hmrf_state_last_start(st, a);
+		}
 		r->beta = hmrf_beta(&r->used, &r->ns);
-		r->last_start = hmrf_state_last_start(st, a);
 		if ((hr = hmrf_shares_find(view, r->account)) &&
 		    view->ntres == tres_count) {
 			r->has_hmrf = true;
@@ -598,7 +624,7 @@ int main(int argc, char **argv)
 	justice_history_t *hist = NULL;
 	char window[64] = "none", msg[256];
 	int rc = 2, nfields;
-	bool o_at_given, elsewhere = false;
+	bool o_at_given, from_view, elsewhere = false;
 
 	if (_parse_args(argc, argv, &o))
 		return 2;
@@ -689,22 +715,27 @@ int main(int argc, char **argv)
 		rc = 2;
 		goto cleanup;
 	}
+	from_view = _sums_from_view(&view, rep.saved, rep.ntres, o_at_given);
 	if (!o_at_given) {
 		double period = _period();
 		/* A user's own view is refreshed every VIEW_REFRESH_PERIODS
-		 * periods (view_clock.h), the plugin's file every period. */
+		 * periods (view_clock.h), the plugin's every period: its
+		 * view of the shares with the window sums, or (an older
+		 * build) its state. */
 		double every = rep.own_view ? VIEW_REFRESH_PERIODS * period :
 					      period;
+		double fresh = from_view ? view.at : rep.saved;
 
 		/* Three periods past a refresh: the plugin is not writing. */
-		if (o.at - rep.saved > every + 2 * period + 5) {
+		if (o.at - fresh > every + 2 * period + 5) {
 			rep.stale = true;
 			fprintf(stderr,
 				"sfair: warning: %s was last written %.0f s ago, but priority/hmrf writes it every %.0f s: is slurmctld running with PriorityType=priority/hmrf?\n",
-				path, o.at - rep.saved, every);
+				from_view ? view_path : path, o.at - fresh,
+				every);
 		}
 	}
-	rows = _rows(&o, st, rep.ntres, &view, &shares, &rep.nrows);
+	rows = _rows(&o, st, rep.ntres, &view, from_view, &shares, &rep.nrows);
 	if (!rows) {
 		fprintf(stderr, "sfair: out of memory\n");
 		rc = 2;

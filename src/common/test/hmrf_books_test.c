@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "../hmrf_books.h"
+#include "../hmrf_shares.h"
 #include "../hmrf_state_impl.h"
 #include "../ledger.h"
 #include "../rng.h"
@@ -300,6 +301,62 @@ START_TEST(test_get_after_close_follows_charges)
 	hmrf_books_get(b, a, &x);
 	ledger_usage(hmrf_books_state(b)->ns, a, &want);
 	ck_assert_double_eq(x.ns.v[0], want.v[0]);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
+/*
+ * The view published each Period carries every account's window sums
+ * (usage, non-sharing allocation) and last start as the state holds them:
+ * what sfair shows between two saves of the whole window.  Also for an
+ * account the books met after the close and one charged after it.
+ */
+START_TEST(test_view_carries_window_sums)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_SLIDING, 100);
+	hmrf_books_t *b = hmrf_books_create(&c, 0, NULL);
+	tres_vec_t R = _v(10, 10), two = _v(2, 1), want;
+	int a = hmrf_books_account(b, "a"), w = hmrf_books_account(b, "w");
+	json_object *doc;
+	hmrf_shares_t v;
+	horae_err_t err;
+
+	hmrf_books_set_capacity(b, &R);
+	ck_assert_int_eq(hmrf_books_begin(b, 50), 0);
+	ck_assert_int_eq(hmrf_books_running(b, a, &two, 10), 0);
+	ck_assert_int_eq(hmrf_books_waiting(b, w, &two, 20), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	ck_assert_int_eq(hmrf_books_ended(b, 9, w, &two, 51, 58), 0);
+	hmrf_books_account(b, "late");
+	doc = hmrf_books_view(b);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(hmrf_shares_from_json(doc, &v, &err), 0);
+	ck_assert(v.has_usage);
+	ck_assert_int_eq(v.n, 3);
+	for (int i = 0; i < v.n; i++) {
+		int k = hmrf_books_find(b, v.rows[i].name);
+
+		ck_assert_int_ge(k, 0);
+		ledger_usage(hmrf_books_state(b)->usage, k, &want);
+		for (int t = 0; t < 2; t++)
+			ck_assert_double_eq(v.rows[i].used.v[t], want.v[t]);
+		ledger_usage(hmrf_books_state(b)->ns, k, &want);
+		for (int t = 0; t < 2; t++)
+			ck_assert_double_eq(v.rows[i].ns.v[t], want.v[t]);
+		ck_assert_double_eq(v.rows[i].last_start,
+				    hmrf_state_last_start(hmrf_books_state(b),
+							  k));
+	}
+	/* the figures themselves: a ran 40 s on 2 CPUs, w waited 30 s
+	 * before its job of 7 s, which started at 51 */
+	ck_assert_double_eq_tol(hmrf_shares_find(&v, "a")->used.v[0], 80,
+				1e-9);
+	ck_assert_double_eq_tol(hmrf_shares_find(&v, "w")->used.v[0], 14,
+				1e-9);
+	ck_assert_double_eq(hmrf_shares_find(&v, "w")->last_start, 51);
+	ck_assert_double_eq(hmrf_shares_find(&v, "late")->used.v[0], 0);
+	hmrf_shares_free(&v);
+	json_object_put(doc);
 	hmrf_books_destroy(&b);
 }
 END_TEST
@@ -1326,6 +1383,7 @@ int main(void)
 	tcase_add_test(tc, test_running_from_start_or_last_charge);
 	tcase_add_test(tc, test_ended_once);
 	tcase_add_test(tc, test_get_after_close_follows_charges);
+	tcase_add_test(tc, test_view_carries_window_sums);
 	tcase_add_test(tc, test_standing);
 	tcase_add_test(tc, test_nonsharing_and_weight_sum);
 	tcase_add_test(tc, test_horizon_and_starvation_clock);

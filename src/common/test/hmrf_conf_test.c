@@ -22,6 +22,7 @@ START_TEST(test_defaults)
 	ck_assert_int_eq(c->window.kind, WINDOW_SLIDING);
 	ck_assert_double_eq(c->window.length, 7 * 86400);
 	ck_assert_double_eq(c->period, 30);
+	ck_assert_double_eq(c->save_interval, 300);
 	ck_assert_str_eq(c->tres, "cpu,mem,gres/gpu");
 	ck_assert_int_eq(hmrf_conf_finish(c, &err), 0);
 	/* The starvation timeout defaults to the window length. */
@@ -51,6 +52,9 @@ static const struct {
 	{ "Timeout", "soon", "Timeout=soon: duration 'soon'" },
 	{ "Period", "10s", NULL },
 	{ "Period", "0", "Period=0: must be greater than 0" },
+	{ "SaveInterval", "10m", NULL },
+	{ "SaveInterval", "0", NULL },
+	{ "SaveInterval", "often", "SaveInterval=often: duration 'often'" },
 	{ "ChargeHorizon", "10m", NULL },
 	{ "ChargeHorizon", "-1", "does not start with a number" },
 	{ "BorrowLimit", "0.5", NULL },
@@ -83,6 +87,26 @@ START_TEST(test_keys)
 			      err.text, cases[_i].msg);
 		ck_assert_mem_eq(&before, c, sizeof(before)); /* unchanged */
 	}
+	hmrf_conf_destroy(&c);
+}
+END_TEST
+
+/* The whole state is saved every SaveInterval, but at least as often as
+ * MinJobAge and never more often than each Period. */
+START_TEST(test_save_every)
+{
+	hmrf_conf_t *c = hmrf_conf_create();
+
+	ck_assert_double_eq(hmrf_conf_save_every(c, 0), 300);
+	ck_assert_double_eq(hmrf_conf_save_every(c, 600), 300);
+	ck_assert_double_eq(hmrf_conf_save_every(c, 120), 120);
+	ck_assert_double_eq(hmrf_conf_save_every(c, 2), 30); /* Period */
+	c->save_interval = 0;
+	ck_assert_double_eq(hmrf_conf_save_every(c, 300), 30);
+	c->save_interval = 3600;
+	c->period = 1;
+	ck_assert_double_eq(hmrf_conf_save_every(c, 300), 300);
+	ck_assert_double_eq(hmrf_conf_save_every(c, -1), 3600);
 	hmrf_conf_destroy(&c);
 }
 END_TEST
@@ -150,6 +174,7 @@ int main(void)
 
 	tcase_add_test(tc, test_defaults);
 	tcase_add_loop_test(tc, test_keys, 0, sizeof(cases) / sizeof(cases[0]));
+	tcase_add_test(tc, test_save_every);
 	tcase_add_test(tc, test_accounts);
 	tcase_add_test(tc, test_finish);
 	suite_add_tcase(s, tc);

@@ -3,8 +3,9 @@
  * hmrf_shares_test.c - Check tests of hmrf_shares.c: contributions and
  * fair shares split the capacity by weight among the counted accounts,
  * dominant and aggregate shares are fractions of what the window offered,
- * the document reads back, and a damaged one is refused with the field
- * named.
+ * the document reads back with each account's window sums, one from an
+ * older build (without them) reads too, and a damaged one is refused with
+ * the field named.
  */
 #include <check.h>
 
@@ -22,9 +23,9 @@ START_TEST(test_round_trip)
 {
 	tres_vec_t cap = { { 9, 18 } };
 	hmrf_share_in_t in[3] = {
-		{ "physics", 2, true, { { 450, 450 } } },
-		{ "chem", 1, true, { { 90, 720 } } },
-		{ "bio", 1, false, { { 0, 0 } } },
+		{ "physics", 2, true, { { 450, 450 } }, { { 30, 60 } }, 990.5 },
+		{ "chem", 1, true, { { 90, 720 } }, { { 0 } }, 0 },
+		{ "bio", 1, false, { { 0, 0 } }, { { 0 } }, 0 },
 	};
 	json_object *doc = hmrf_shares_to_json(1000, 100, 2, &cap, in, 3);
 	json_object *back;
@@ -45,6 +46,11 @@ START_TEST(test_round_trip)
 	/* 450 / 900 CPU, 450 / 1800 mem: dominant 0.5, aggregate 0.375 */
 	ck_assert_double_eq_tol(r->dominant, 0.5, 1e-12);
 	ck_assert_double_eq_tol(r->aggregate, 0.375, 1e-12);
+	/* the window sums, as given */
+	ck_assert(s.has_usage && r->has_usage);
+	ck_assert_double_eq(r->used.v[0], 450);
+	ck_assert_double_eq(r->ns.v[1], 60);
+	ck_assert_double_eq(r->last_start, 990.5);
 	r = hmrf_shares_find(&s, "chem");
 	ck_assert_double_eq_tol(r->contribution, 1.0 / 3, 1e-12);
 	ck_assert_double_eq_tol(r->dominant, 0.4, 1e-12); /* 720 / 1800 */
@@ -78,10 +84,33 @@ START_TEST(test_damaged)
 	ck_assert_int_eq(hmrf_shares_from_json(doc, &s, &err), -EINVAL);
 	ck_assert(strstr(err.text, "'dominant_share' missing or not a finite number"));
 	json_object_put(doc);
+	/* An older build's row, without window sums: read, none claimed. */
+	doc = json_tokener_parse(
+		"{\"at\":1,\"span\":10,\"ntres\":1,\"capacity\":[9],"
+		"\"accounts\":[{\"account\":\"a\",\"weight\":1,"
+		"\"contribution\":1,\"fair_share\":[9],"
+		"\"dominant_share\":0.5,\"aggregate_share\":0.5}]}");
+	ck_assert_int_eq(hmrf_shares_from_json(doc, &s, &err), 0);
+	ck_assert(!s.has_usage && !s.rows[0].has_usage);
+	hmrf_shares_free(&s);
+	json_object_put(doc);
+	/* Half of them: refused, the missing one named. */
+	doc = json_tokener_parse(
+		"{\"at\":1,\"span\":10,\"ntres\":1,\"capacity\":[9],"
+		"\"accounts\":[{\"account\":\"a\",\"weight\":1,"
+		"\"contribution\":1,\"fair_share\":[9],"
+		"\"dominant_share\":0.5,\"aggregate_share\":0.5,"
+		"\"used\":[4],\"last_start\":0}]}");
+	s.n = 7;
+	ck_assert_int_eq(hmrf_shares_from_json(doc, &s, &err), -EINVAL);
+	ck_assert(strstr(err.text, "'ns'"));
+	ck_assert_int_eq(s.n, 7);
+	json_object_put(doc);
 	/* No span yet: shares are 0, not NaN. */
 	{
 		tres_vec_t cap = { { 4 } };
-		hmrf_share_in_t in = { "a", 1, true, { { 5 } } };
+		hmrf_share_in_t in = { "a", 1, true, { { 5 } }, { { 0 } },
+				       0 };
 		json_object *d = hmrf_shares_to_json(1, 0, 1, &cap, &in, 1);
 
 		ck_assert_int_eq(hmrf_shares_from_json(d, &s, &err), 0);

@@ -30,6 +30,8 @@ typedef struct hmrf_ctx {
 	int next_cap;
 	char *state_path;     /* StateSaveLocation/horae_hmrf.state */
 	double saved_at;      /* charged_until of the loaded state */
+	double last_save;     /* when the state was last saved; 0: not yet */
+	long saved_reader;    /* who could read it (views_file_reader()) */
 	bool recover;	      /* first recalculation after a restart */
 	prio_weights_t weights; /* eunomia: 0 unless the factor is on */
 	int tres_pos[TRES_MAX];	/* slot -> slurmctld TRES index, -1: none */

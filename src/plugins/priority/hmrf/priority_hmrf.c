@@ -140,7 +140,9 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 				    HMRF_SHARES_VERSION, shares,
 				    views_file_reader(), &err))
 		error("%s: %s", plugin_type, err.text);
-	if (snap)
+	/* Without PrivateData=usage (readers NULL) the views go, and no
+	 * snapshot was taken for them (_recalc_once). */
+	if (snap || !readers)
 		views_publish(dir, "horae_hmrf.state", HMRF_STATE_KIND,
 			      HMRF_STATE_VERSION, every, _cut_state, snap,
 			      readers);
@@ -149,6 +151,28 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 			      HMRF_SHARES_VERSION, every, views_cut_accounts,
 			      shares, readers);
 	view_readers_destroy(&readers);
+}
+
+/*
+ * Whether the whole state is to be saved now: every
+ * hmrf_conf_save_every() (SaveInterval, MinJobAge), the first time after
+ * a start, when the clock went back, and when PrivateData changed who may
+ * read the file (its mode); a recalculation that comes up to half a
+ * Period early counts.  Notes the save.  The mutex held.
+ */
+static bool _save_due(double now)
+{
+	double every = hmrf_conf_save_every(ctx->conf,
+					    (double)slurm_conf.min_job_age);
+	long reader = views_file_reader();
+
+	if (ctx->last_save && now >= ctx->last_save &&
+	    now - ctx->last_save < every - ctx->conf->period / 2 &&
+	    reader == ctx->saved_reader)
+		return false;
+	ctx->last_save = now;
+	ctx->saved_reader = reader;
+	return true;
 }
 
 /* The priorities' write: jobs, partitions (their priority factor) and QOS
@@ -173,6 +197,7 @@ static void _recalc_once(void)
 	char *path, *shares_path;
 	double period;
 	long gather, close = 0, write = 0, rank, copy, save;
+	bool saving;
 	int rc;
 	DEF_TIMERS;
 
@@ -203,8 +228,11 @@ static void _recalc_once(void)
 	START_TIMER;
 	_drain_ends("after the ranking");
 	hmrf_next_publish(next, ctx);
-	snap = hmrf_ctx_snapshot(ctx);
-	path = xstrdup(ctx->state_path);
+	saving = _save_due((double)time(NULL));
+	/* Under PrivateData=usage each user's part of it is published
+	 * (_publish) between saves too. */
+	snap = saving || views_private() ? hmrf_ctx_snapshot(ctx) : NULL;
+	path = saving ? xstrdup(ctx->state_path) : NULL;
 	shares = ctx->shares;
 	ctx->shares = NULL;
 	shares_path = xstrdup(ctx->shares_path);
@@ -225,13 +253,14 @@ static void _recalc_once(void)
 		write = DELTA_TIMER;
 	}
 	START_TIMER;
-	_save(snap, path);
+	if (saving)
+		_save(snap, path);
 	_publish(snap, shares, shares_path, period);
 	END_TIMER;
 	save = DELTA_TIMER;
-	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone; ranked in usec=%ld and the state copied in usec=%ld under the plugin's mutex alone; saved and published in usec=%ld with no lock",
+	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone; ranked in usec=%ld and the state copied in usec=%ld under the plugin's mutex alone; %s in usec=%ld with no lock",
 		 plugin_type, gather + write, gather, write, close, rank, copy,
-		 save);
+		 saving ? "saved and published" : "published", save);
 	hmrf_state_destroy(&snap);
 	json_object_put(shares);
 	xfree(shares_path);

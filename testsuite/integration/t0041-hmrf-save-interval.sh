@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# t0041: priority/hmrf saves its whole state every SaveInterval (bounded
+# by MinJobAge), not every Period, and nothing it accounted is lost or
+# hidden for that:
+#   - with Period=1s, SaveInterval=1h and MinJobAge=20 the state file is
+#     written once at the first recalculation and not again within 12 s,
+#     while the view of the shares (horae_hmrf.shares) is written every
+#     Period;
+#   - sfair's figures follow the view: a running job's usage grows by its
+#     CPUs x seconds (within two Periods) while the state stands still,
+#     and sfair gives no staleness warning;
+#   - MinJobAge bounds the interval: the state is written again about 20 s
+#     after the first save (between 18 and 26 s);
+#   - slurmctld killed with SIGKILL between saves and restarted: the usage
+#     since the last save comes back from the job records (the running
+#     job from the last save on, a job that ended after it in full);
+#   - slurmctld stopped with SIGTERM saves the state: its charged_until is
+#     within two Periods of the stop.
+set -u
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+. "$HERE/lib/tap.sh"
+. "$HERE/lib/cluster.sh"
+. "$HERE/lib/hmrf.sh"
+
+hc_test_setup t0041
+dir=$HC_TEST_DIR
+cd "$dir" || exit 1
+STATE=$dir/state/horae_hmrf.state
+VIEW=$dir/state/horae_hmrf.shares
+
+# charged_until of the state file, in whole seconds
+charged() {
+	PYTHONPATH=$HERE/lib python3 -c '
+import sys, horae_state
+print(int(horae_state.read(sys.argv[1])[1]["charged_until"]))' "$STATE"
+}
+# the file's modification time, in seconds with nanoseconds
+mtime() { stat -c %.Y "$1"; }
+
+HC_EXTRA_CONF="MinJobAge=20" \
+	HC_HMRF_CONF=$'Window=none\nPeriod=1s\nSaveInterval=1h' hc_start
+tap_ok "cluster up" $? || tap_done
+sbatch -Q -A physics -w n3 -n 8 -o /dev/null --wrap 'sleep 600'
+for _ in $(seq 100); do
+	[ -s "$STATE" ] && [ -s "$VIEW" ] &&
+		[ "$(squeue -h -t R -o %i | wc -l)" = 1 ] && break
+	sleep 0.2
+done
+sleep 2
+s0=$(mtime "$STATE")
+c0=$(charged)
+v0=$(mtime "$VIEW")
+t1=$(date +%s)
+u1=$(hmrf_usage physics cpu)
+sleep 6
+t2=$(date +%s)
+u2=$(hmrf_usage physics cpu)
+err=$("$SFAIR" 2>&1 >/dev/null)
+s1=$(mtime "$STATE")
+v1=$(mtime "$VIEW")
+tap_diag "state written at $s0 (charged_until $c0), then $s1; view at $v0, then $v1"
+tap_ok "the state is not written again within the interval" \
+	$([ "$s0" = "$s1" ]; echo $?)
+tap_ok "the view of the shares is written every Period meanwhile" \
+	$(awk -v a="$v0" -v b="$v1" 'BEGIN { exit !(b - a >= 4) }'; echo $?)
+expect=$((${u1%.*} + 8 * (t2 - t1)))
+tap_diag "physics: $u1 CPU-s at $t1, $u2 at $t2; 8 CPUs predict $expect (+-16)"
+tap_ok "sfair's usage follows the running job between saves" \
+	$(awk -v u="$u2" -v e="$expect" \
+		'BEGIN { d = u - e; if (d < 0) d = -d; exit !(d <= 16) }'
+	  echo $?)
+tap_ok "and sfair gives no staleness warning" $([ -z "$err" ]; echo $?) "$err"
+
+# MinJobAge=20 bounds SaveInterval=1h: the next save about 20 s after the
+# first (the recalculation that comes half a Period early counts).
+for _ in $(seq 300); do
+	[ "$(mtime "$STATE")" != "$s0" ] && break
+	sleep 0.1
+done
+c1=$(charged)
+tap_diag "charged_until of the first save $c0, of the second $c1"
+tap_ok "MinJobAge bounds the interval: saved again 18-26 s later ($((c1 - c0)) s)" \
+	$([ $((c1 - c0)) -ge 18 ] && [ $((c1 - c0)) -le 26 ]; echo $?)
+
+# Between saves: a short job, then SIGKILL before the next save.
+sbatch -Q -A bio -w n1 -n 2 -o /dev/null --wrap 'sleep 3'
+sleep 6
+ub0=$(hmrf_usage bio cpu)
+t3=$(date +%s)
+u3=$(hmrf_usage physics cpu)
+tap_ok "before the kill the state is older than the usage sfair shows" \
+	$([ "$(charged)" -lt "$((t3 - 4))" ]; echo $?) "charged_until $(charged), now $t3"
+hc_kill_ctld KILL
+tap_ok "slurmctld killed with SIGKILL between saves" \
+	$(hc_ctld_alive && echo 1 || echo 0)
+hc_start_slurmctld
+hc_wait_ctld 30
+tap_ok "slurmctld restarts on the older state" $? \
+	"$(tail -5 "$dir/log/slurmctld.log")"
+sleep 4
+t4=$(date +%s)
+u4=$(hmrf_usage physics cpu)
+ub=$(hmrf_usage bio cpu)
+expect=$((${u3%.*} + 8 * (t4 - t3)))
+tap_diag "physics: $u3 CPU-s at $t3, $u4 at $t4; 8 CPUs predict $expect (+-24); bio $ub0 before, $ub after"
+tap_ok "physics' usage since the last save is back from its record" \
+	$(awk -v u="$u4" -v e="$expect" \
+		'BEGIN { d = u - e; if (d < 0) d = -d; exit !(d <= 24) }'
+	  echo $?)
+tap_ok "bio's job that ended after the last save is charged in full (2 CPUs x 3 s, $ub CPU-s)" \
+	$(awk -v u="$ub" 'BEGIN { exit !(u >= 5 && u <= 9) }'; echo $?)
+
+# A clean stop saves.
+t5=$(date +%s)
+hc_kill_ctld TERM
+c5=$(charged)
+tap_ok "slurmctld stopped with SIGTERM saves the state (charged_until $c5, stopped at $t5)" \
+	$([ $((t5 - c5)) -le 2 ] && [ $((c5 - t5)) -le 2 ]; echo $?)
+tap_done
