@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hexfloat.h"
 #include "hmrf.h"
 #include "hmrf_shares.h"
 #include "json_field.h"
@@ -24,6 +25,22 @@ static json_object *_vec(const tres_vec_t *v, int ntres)
 }
 
 /* TRES the cluster has (the shares' denominators). */
+/* A window sum's row as the state's rows are (ledger.c): one string of
+ * exact hexadecimal floats, which printf's decimal would cost some ten
+ * times as much to write for each of hundreds of accounts each Period. */
+static json_object *_row(const tres_vec_t *v, int ntres)
+{
+	char buf[TRES_MAX * HEXFLOAT_MAX], *p = buf;
+
+	for (int i = 0; i < ntres; i++) {
+		if (i)
+			*p++ = ' ';
+		p += hexfloat_format(v->v[i], p);
+	}
+	*p = '\0';
+	return json_object_new_string_len(buf, (int)(p - buf));
+}
+
 static int _present(const tres_vec_t *capacity, int ntres)
 {
 	int k = 0;
@@ -76,8 +93,8 @@ json_object *hmrf_shares_to_json(double at, double span, int ntres,
 		json_object_object_add(r, "fair_share", _vec(&fair, ntres));
 		json_object_object_add(r, "dominant_share", _num(dom));
 		json_object_object_add(r, "aggregate_share", _num(agg));
-		json_object_object_add(r, "used", _vec(&in[a].used, ntres));
-		json_object_object_add(r, "ns", _vec(&in[a].ns, ntres));
+		json_object_object_add(r, "used", _row(&in[a].used, ntres));
+		json_object_object_add(r, "ns", _row(&in[a].ns, ntres));
 		json_object_object_add(r, "last_start", _num(in[a].last_start));
 		json_object_array_add(rows, r);
 	}
@@ -123,6 +140,35 @@ static int _get_vec(json_object *o, const char *key, int ntres,
 	return 0;
 }
 
+/* Row key of r (_row): ntres finite numbers, nothing else. */
+static int _get_row(json_object *r, const char *key, int ntres,
+		    tres_vec_t *out, horae_err_t *err)
+{
+	json_object *v;
+	const char *p;
+	char *end;
+	int rc;
+
+	if ((rc = _get(r, key, json_type_string, &v, err)))
+		return rc;
+	p = json_object_get_string(v);
+	tres_zero(out);
+	for (int i = 0; i < ntres; i++) {
+		out->v[i] = strtod(p, &end);
+		if (end == p || !isfinite(out->v[i]) ||
+		    (*end && *end != ' '))
+			return err_set(err, -EINVAL,
+				       "shares: '%s' value %d is not a finite number",
+				       key, i + 1);
+		p = end;
+	}
+	if (*p)
+		return err_set(err, -EINVAL,
+			       "shares: '%s' has more than %d values", key,
+			       ntres);
+	return 0;
+}
+
 /* A row's window sums, which a view from an older build lacks: all three
  * or none. */
 static int _usage(json_object *r, int ntres, hmrf_share_row_t *row,
@@ -134,8 +180,8 @@ static int _usage(json_object *r, int ntres, hmrf_share_row_t *row,
 
 	if (!k)
 		return 0;
-	if ((rc = _get_vec(r, "used", ntres, &row->used, err)) ||
-	    (rc = _get_vec(r, "ns", ntres, &row->ns, err)) ||
+	if ((rc = _get_row(r, "used", ntres, &row->used, err)) ||
+	    (rc = _get_row(r, "ns", ntres, &row->ns, err)) ||
 	    (rc = _get_num(r, "last_start", &row->last_start, err)))
 		return rc;
 	row->has_usage = true;

@@ -12,6 +12,7 @@
 #include "check_run.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../hmrf_shares.h"
@@ -100,12 +101,42 @@ START_TEST(test_damaged)
 		"\"accounts\":[{\"account\":\"a\",\"weight\":1,"
 		"\"contribution\":1,\"fair_share\":[9],"
 		"\"dominant_share\":0.5,\"aggregate_share\":0.5,"
-		"\"used\":[4],\"last_start\":0}]}");
+		"\"used\":\"0x1p+2\",\"last_start\":0}]}");
 	s.n = 7;
 	ck_assert_int_eq(hmrf_shares_from_json(doc, &s, &err), -EINVAL);
 	ck_assert(strstr(err.text, "'ns'"));
 	ck_assert_int_eq(s.n, 7);
 	json_object_put(doc);
+	/* A row short of a value, one too long, one not a number. */
+	{
+		static const char *bad[][2] = {
+			{ "\"0x1p+2\"", "'used' value 2 is not a finite" },
+			{ "\"1 2 3\"", "'used' has more than 2 values" },
+			{ "\"1 inf\"", "'used' value 2 is not a finite" },
+			{ "\"1,2\"", "'used' value 1 is not a finite" },
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			char text[512];
+
+			snprintf(text, sizeof(text),
+				 "{\"at\":1,\"span\":10,\"ntres\":2,"
+				 "\"capacity\":[9,9],\"accounts\":[{"
+				 "\"account\":\"a\",\"weight\":1,"
+				 "\"contribution\":1,\"fair_share\":[9,9],"
+				 "\"dominant_share\":0.5,"
+				 "\"aggregate_share\":0.5,\"used\":%s,"
+				 "\"ns\":\"0 0\",\"last_start\":0}]}",
+				 bad[i][0]);
+			doc = json_tokener_parse(text);
+			ck_assert_ptr_nonnull(doc);
+			ck_assert_int_eq(hmrf_shares_from_json(doc, &s, &err),
+					 -EINVAL);
+			ck_assert_msg(strstr(err.text, bad[i][1]), "%s: %s",
+				      bad[i][0], err.text);
+			json_object_put(doc);
+		}
+	}
 	/* No span yet: shares are 0, not NaN. */
 	{
 		tres_vec_t cap = { { 4 } };
