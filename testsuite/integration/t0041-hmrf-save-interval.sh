@@ -37,6 +37,12 @@ print(int(horae_state.read(sys.argv[1])[1]["charged_until"]))' "$STATE"
 }
 # the file's modification time, in seconds with nanoseconds
 mtime() { stat -c %.Y "$1"; }
+# near U E TOL: 0 if |U - E| <= TOL, else 1
+near() {
+	awk -v u="$1" -v e="$2" -v t="$3" \
+		'BEGIN { d = u - e; if (d < 0) d = -d; exit !(d <= t) }'
+	echo $?
+}
 
 HC_EXTRA_CONF="MinJobAge=20" \
 	HC_HMRF_CONF=$'Window=none\nPeriod=1s\nSaveInterval=1h' hc_start
@@ -67,9 +73,7 @@ tap_ok "the view of the shares is written every Period meanwhile" \
 expect=$((${u1%.*} + 8 * (t2 - t1)))
 tap_diag "physics: $u1 CPU-s at $t1, $u2 at $t2; 8 CPUs predict $expect (+-16)"
 tap_ok "sfair's usage follows the running job between saves" \
-	$(awk -v u="$u2" -v e="$expect" \
-		'BEGIN { d = u - e; if (d < 0) d = -d; exit !(d <= 16) }'
-	  echo $?)
+	"$(near "$u2" "$expect" 16)"
 tap_ok "and sfair gives no staleness warning" $([ -z "$err" ]; echo $?) "$err"
 
 # MinJobAge=20 bounds SaveInterval=1h: the next save about 20 s after the
@@ -105,9 +109,7 @@ ub=$(hmrf_usage bio cpu)
 expect=$((${u3%.*} + 8 * (t4 - t3)))
 tap_diag "physics: $u3 CPU-s at $t3, $u4 at $t4; 8 CPUs predict $expect (+-24); bio $ub0 before, $ub after"
 tap_ok "physics' usage since the last save is back from its record" \
-	$(awk -v u="$u4" -v e="$expect" \
-		'BEGIN { d = u - e; if (d < 0) d = -d; exit !(d <= 24) }'
-	  echo $?)
+	"$(near "$u4" "$expect" 24)"
 tap_ok "bio's job that ended after the last save is charged in full (2 CPUs x 3 s, $ub CPU-s)" \
 	$(awk -v u="$ub" 'BEGIN { exit !(u >= 5 && u <= 9) }'; echo $?)
 
