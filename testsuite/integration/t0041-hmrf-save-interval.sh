@@ -15,6 +15,8 @@
 #   - slurmctld killed with SIGKILL between saves and restarted: the usage
 #     since the last save comes back from the job records (the running
 #     job from the last save on, a job that ended after it in full);
+#   - a save that fails (its temporary file's name taken) is logged and
+#     done at the next recalculation once it can, not an interval later;
 #   - slurmctld stopped with SIGTERM saves the state: its charged_until is
 #     within two Periods of the stop.
 set -u
@@ -112,6 +114,26 @@ tap_ok "physics' usage since the last save is back from its record" \
 	"$(near "$u4" "$expect" 24)"
 tap_ok "bio's job that ended after the last save is charged in full (2 CPUs x 3 s, $ub CPU-s)" \
 	$(awk -v u="$ub" 'BEGIN { exit !(u >= 5 && u <= 9) }'; echo $?)
+
+# A save that fails is tried again at the next recalculation, not an
+# interval later: its temporary file's name taken by a directory (root
+# is not stopped by modes) until the log says the save failed.
+mkdir -p "$STATE.new/in-the-way"
+for _ in $(seq 400); do
+	grep -q "priority/hmrf: cannot save state" "$dir/log/slurmctld.log" &&
+		break
+	sleep 0.1
+done
+tap_ok "a save that cannot write is logged" \
+	$(grep -q "priority/hmrf: cannot save state" "$dir/log/slurmctld.log"; echo $?)
+s6=$(mtime "$STATE")
+rm -rf "$STATE.new"
+for _ in $(seq 50); do
+	[ "$(mtime "$STATE")" != "$s6" ] && break
+	sleep 0.1
+done
+tap_ok "and done at the next recalculation once it can (within 5 s)" \
+	$([ "$(mtime "$STATE")" != "$s6" ]; echo $?)
 
 # A clean stop saves.
 t5=$(date +%s)

@@ -18,11 +18,14 @@ dir=$HC_RUNDIR
 state=$dir/state
 log=$dir/log/slurmctld.log
 HC_EUNOMIA_CONF=$'SpeedMap=gen1:1,gen2:1.5,gen3:2,gen4:3\nPeriod=1s' \
-HC_JUSTICE_CONF=$'Bootstrap=2\nPeriod=1s' HC_HMRF_CONF=$'Period=1s' hc_start
+HC_JUSTICE_CONF=$'Bootstrap=2\nPeriod=1s' \
+	HC_HMRF_CONF=$'Period=1s\nSaveInterval=0' hc_start
 tap_ok "a cluster with the three plugins started" $? || tap_done
 cd "$dir" || exit 1
 
-# Something in every state: usage, progress, a learnt history.
+# Something in every state: usage, progress, a learnt history.  (hmrf
+# saves its whole state each Period here, SaveInterval=0, so that .old
+# holds usage too; t0041 covers the interval.)
 for a in physics bio; do
 	sbatch -Q -A $a -n2 -o /dev/null --wrap 'sleep 2'
 done

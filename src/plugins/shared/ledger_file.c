@@ -95,21 +95,24 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
 	return st;
 }
 
-void ledger_file_write(const char *path, const char *kind, int version,
-		       json_object *doc, long reader)
+int ledger_file_write(const char *path, const char *kind, int version,
+		      json_object *doc, long reader)
 {
 	horae_err_t err;
+	int rc = -ENOMEM;
 
 	if (!doc)
 		error("%s: cannot save state: out of memory", plugin_type);
-	else if (state_save_shared(path, kind, version, doc, reader, &err))
+	else if ((rc = state_save_shared(path, kind, version, doc, reader,
+					 &err)))
 		error("%s: cannot save state: %s", plugin_type, err.text);
 	json_object_put(doc);
+	return rc;
 }
 
-void ledger_file_save(const char *path, const char *kind,
-		      const hmrf_state_t *snap, long reader)
+int ledger_file_save(const char *path, const char *kind,
+		     const hmrf_state_t *snap, long reader)
 {
-	ledger_file_write(path, kind, HMRF_STATE_VERSION,
-			  hmrf_state_to_json(snap), reader);
+	return ledger_file_write(path, kind, HMRF_STATE_VERSION,
+				 hmrf_state_to_json(snap), reader);
 }

@@ -25,9 +25,9 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
 			       const char *tres, bool *fatal);
 
 /* Write snap (not consumed) to path as kind, readable by reader as well
- * (state_save_shared()); logs failures.  Call it with no lock held: it is
- * the slow part. */
-void ledger_file_save(const char *path, const char *kind,
+ * (state_save_shared()); logs failures.  Returns 0 or -errno.  Call it
+ * with no lock held: it is the slow part. */
+int ledger_file_save(const char *path, const char *kind,
 		      const hmrf_state_t *snap, long reader);
 
 /*
@@ -40,8 +40,9 @@ json_object *ledger_file_read(const char *path, const char *kind,
 			      int version, bool *fatal);
 
 /* Write doc (consumed; NULL: out of memory, logged) to path as kind,
- * version, readable by reader as well; logs failures.  No lock held. */
-void ledger_file_write(const char *path, const char *kind, int version,
+ * version, readable by reader as well; logs failures.  Returns 0 or
+ * -errno.  No lock held. */
+int ledger_file_write(const char *path, const char *kind, int version,
 		       json_object *doc, long reader);
 
 #endif /* HORAE_LEDGER_FILE_H */

@@ -199,9 +199,10 @@ hmrf_state_t *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx)
 	return hmrf_books_snapshot(ctx->books);
 }
 
-void hmrf_ctx_save(const char *path, const hmrf_state_t *snap)
+int hmrf_ctx_save(const char *path, const hmrf_state_t *snap)
 {
-	ledger_file_save(path, HMRF_STATE_KIND, snap, views_file_reader());
+	return ledger_file_save(path, HMRF_STATE_KIND, snap,
+				views_file_reader());
 }
 
 /* Association ids past this are looked up by name each time. */

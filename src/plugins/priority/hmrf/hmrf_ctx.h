@@ -105,6 +105,6 @@ hmrf_state_t *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx);
 
 /* Serialise and write a snapshot (not consumed); logs failures.  Call it
  * with no lock held: it is the slow part. */
-void hmrf_ctx_save(const char *path, const hmrf_state_t *snap);
+int hmrf_ctx_save(const char *path, const hmrf_state_t *snap);
 
 #endif /* HORAE_HMRF_CTX_H */

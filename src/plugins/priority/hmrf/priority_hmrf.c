@@ -20,6 +20,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
@@ -86,14 +87,18 @@ static const slurmctld_lock_t job_write_lock = {
 static const assoc_mgr_lock_t usage_lock = {
 	.assoc = WRITE_LOCK, .tres = READ_LOCK, .qos = WRITE_LOCK };
 
-/* Save a snapshot taken under the mutex; called with no lock held. */
-static void _save(hmrf_state_t *snap, char *path)
+/* Save a snapshot taken under the mutex; called with no lock held.
+ * Returns 0 or -errno (logged). */
+static int _save(hmrf_state_t *snap, char *path)
 {
+	int rc = -ENOMEM;
+
 	if (snap && path)
-		hmrf_ctx_save(path, snap);
+		rc = hmrf_ctx_save(path, snap);
 	else if (!snap)
 		error("%s: cannot save state: out of memory", plugin_type);
 	xfree(path);
+	return rc;
 }
 
 /* Charge the ends that found the books busy; the mutex held. */
@@ -253,8 +258,12 @@ static void _recalc_once(void)
 		write = DELTA_TIMER;
 	}
 	START_TIMER;
-	if (saving)
-		_save(snap, path);
+	if (saving && _save(snap, path)) {
+		/* Not saved (logged): again at the next recalculation. */
+		slurm_mutex_lock(&mutex);
+		ctx->last_save = 0;
+		slurm_mutex_unlock(&mutex);
+	}
 	_publish(snap, shares, shares_path, period);
 	END_TIMER;
 	save = DELTA_TIMER;
