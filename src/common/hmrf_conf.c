@@ -236,3 +236,11 @@ double hmrf_conf_save_every(const hmrf_conf_t *c, double min_job_age)
 		every = min_job_age;
 	return every > c->period ? every : c->period;
 }
+
+bool hmrf_conf_save_due(const hmrf_conf_t *c, double min_job_age,
+			double last, double now)
+{
+	double every = hmrf_conf_save_every(c, min_job_age);
+
+	return !last || now < last || now - last >= every - c->period / 2;
+}

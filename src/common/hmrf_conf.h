@@ -29,7 +29,7 @@ typedef struct hmrf_conf {
 	double timeout;		 /* Timeout= (window length; 0: off) */
 	bool timeout_set;
 	double period;		 /* Period=30s: recalculation */
-	double save_interval;	 /* SaveInterval=5min: the whole state */
+	double save_interval;	 /* SaveInterval=5m: the whole state */
 	double horizon;		 /* ChargeHorizon=0: the window length */
 	double borrow_limit;	 /* BorrowLimit=0: none */
 	double default_share;	 /* DefaultShare=1 */
@@ -93,5 +93,14 @@ double hmrf_conf_share(const hmrf_conf_t *conf, const char *name);
  * (hmrf_shares.h).
  */
 double hmrf_conf_save_every(const hmrf_conf_t *c, double min_job_age);
+
+/*
+ * Whether the whole state is due to be saved at now, last saved at last
+ * (0: not yet since the start): hmrf_conf_save_every() has passed, less
+ * half a Period so that a recalculation a little early counts, or the
+ * clock went back.
+ */
+bool hmrf_conf_save_due(const hmrf_conf_t *c, double min_job_age,
+			double last, double now);
 
 #endif /* HORAE_HMRF_CONF_H */

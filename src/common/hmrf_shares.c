@@ -24,10 +24,10 @@ static json_object *_vec(const tres_vec_t *v, int ntres)
 	return a;
 }
 
-/* TRES the cluster has (the shares' denominators). */
-/* A window sum's row as the state's rows are (ledger.c): one string of
- * exact hexadecimal floats, which printf's decimal would cost some ten
- * times as much to write for each of hundreds of accounts each Period. */
+/* A window sum's row: one string of ntres exact hexadecimal floats,
+ * written by hexfloat_format as the state's rows' values are (ledger.c),
+ * which printf's decimal would cost some four times as much to write for
+ * each of hundreds of accounts each Period. */
 static json_object *_row(const tres_vec_t *v, int ntres)
 {
 	char buf[TRES_MAX * HEXFLOAT_MAX], *p = buf;
@@ -41,6 +41,7 @@ static json_object *_row(const tres_vec_t *v, int ntres)
 	return json_object_new_string_len(buf, (int)(p - buf));
 }
 
+/* TRES the cluster has (the shares' denominators). */
 static int _present(const tres_vec_t *capacity, int ntres)
 {
 	int k = 0;

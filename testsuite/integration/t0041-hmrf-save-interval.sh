@@ -73,9 +73,11 @@ tap_ok "the state is not written again within the interval" \
 tap_ok "the view of the shares is written every Period meanwhile" \
 	$(awk -v a="$v0" -v b="$v1" 'BEGIN { exit !(b - a >= 4) }'; echo $?)
 expect=$((${u1%.*} + 8 * (t2 - t1)))
-tap_diag "physics: $u1 CPU-s at $t1, $u2 at $t2; 8 CPUs predict $expect (+-16)"
+# +-3 s: whole seconds from date at each end, and a view up to a Period
+# (1 s, more on a loaded machine) old at each.
+tap_diag "physics: $u1 CPU-s at $t1, $u2 at $t2; 8 CPUs predict $expect (+-24)"
 tap_ok "sfair's usage follows the running job between saves" \
-	"$(near "$u2" "$expect" 16)"
+	"$(near "$u2" "$expect" 24)"
 tap_ok "and sfair gives no staleness warning" $([ -z "$err" ]; echo $?) "$err"
 
 # MinJobAge=20 bounds SaveInterval=1h: the next save about 20 s after the
@@ -109,9 +111,11 @@ t4=$(date +%s)
 u4=$(hmrf_usage physics cpu)
 ub=$(hmrf_usage bio cpu)
 expect=$((${u3%.*} + 8 * (t4 - t3)))
-tap_diag "physics: $u3 CPU-s at $t3, $u4 at $t4; 8 CPUs predict $expect (+-24); bio $ub0 before, $ub after"
+# +-4 s: as above, and the first recalculation after the restart; lost
+# usage since the last save would be 56 CPU-s and more.
+tap_diag "physics: $u3 CPU-s at $t3, $u4 at $t4; 8 CPUs predict $expect (+-32); bio $ub0 before, $ub after"
 tap_ok "physics' usage since the last save is back from its record" \
-	"$(near "$u4" "$expect" 24)"
+	"$(near "$u4" "$expect" 32)"
 tap_ok "bio's job that ended after the last save is charged in full (2 CPUs x 3 s, $ub CPU-s)" \
 	$(awk -v u="$ub" 'BEGIN { exit !(u >= 5 && u <= 9) }'; echo $?)
 

@@ -111,6 +111,28 @@ START_TEST(test_save_every)
 }
 END_TEST
 
+/* Due once the interval has passed (less half a Period), at the first
+ * save, and when the clock went back. */
+START_TEST(test_save_due)
+{
+	hmrf_conf_t *c = hmrf_conf_create(); /* 300 s, Period 30 s */
+
+	ck_assert(hmrf_conf_save_due(c, 0, 0, 1000));
+	ck_assert(!hmrf_conf_save_due(c, 0, 1000, 1030));
+	ck_assert(!hmrf_conf_save_due(c, 0, 1000, 1284.9));
+	ck_assert(hmrf_conf_save_due(c, 0, 1000, 1285));
+	ck_assert(hmrf_conf_save_due(c, 0, 1000, 999));
+	/* MinJobAge 60 bounds it */
+	ck_assert(!hmrf_conf_save_due(c, 60, 1000, 1044.9));
+	ck_assert(hmrf_conf_save_due(c, 60, 1000, 1045));
+	/* SaveInterval=0: each Period, a recalculation a little early too */
+	c->save_interval = 0;
+	ck_assert(hmrf_conf_save_due(c, 0, 1000, 1015));
+	ck_assert(!hmrf_conf_save_due(c, 0, 1000, 1014));
+	hmrf_conf_destroy(&c);
+}
+END_TEST
+
 START_TEST(test_accounts)
 {
 	hmrf_conf_t *c = hmrf_conf_create();
@@ -175,6 +197,7 @@ int main(void)
 	tcase_add_test(tc, test_defaults);
 	tcase_add_loop_test(tc, test_keys, 0, sizeof(cases) / sizeof(cases[0]));
 	tcase_add_test(tc, test_save_every);
+	tcase_add_test(tc, test_save_due);
 	tcase_add_test(tc, test_accounts);
 	tcase_add_test(tc, test_finish);
 	suite_add_tcase(s, tc);

@@ -28,7 +28,7 @@ hmrf_state_t *ledger_file_load(const char *path, const char *kind,
  * (state_save_shared()); logs failures.  Returns 0 or -errno.  Call it
  * with no lock held: it is the slow part. */
 int ledger_file_save(const char *path, const char *kind,
-		      const hmrf_state_t *snap, long reader);
+		     const hmrf_state_t *snap, long reader);
 
 /*
  * The same for any document: load path saved as kind, version.  Returns a
@@ -43,6 +43,6 @@ json_object *ledger_file_read(const char *path, const char *kind,
  * version, readable by reader as well; logs failures.  Returns 0 or
  * -errno.  No lock held. */
 int ledger_file_write(const char *path, const char *kind, int version,
-		       json_object *doc, long reader);
+		      json_object *doc, long reader);
 
 #endif /* HORAE_LEDGER_FILE_H */

@@ -103,8 +103,8 @@ void hmrf_ctx_reconfig(hmrf_ctx_t *ctx, hmrf_conf_t *conf);
  * it), or NULL when out of memory. */
 hmrf_state_t *hmrf_ctx_snapshot(const hmrf_ctx_t *ctx);
 
-/* Serialise and write a snapshot (not consumed); logs failures.  Call it
- * with no lock held: it is the slow part. */
+/* Serialise and write a snapshot (not consumed); logs failures.  Returns
+ * 0 or -errno.  Call it with no lock held: it is the slow part. */
 int hmrf_ctx_save(const char *path, const hmrf_state_t *snap);
 
 #endif /* HORAE_HMRF_CTX_H */

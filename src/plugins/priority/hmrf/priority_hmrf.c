@@ -159,20 +159,17 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 }
 
 /*
- * Whether the whole state is to be saved now: every
- * hmrf_conf_save_every() (SaveInterval, MinJobAge), the first time after
- * a start, when the clock went back, and when PrivateData changed who may
- * read the file (its mode); a recalculation that comes up to half a
- * Period early counts.  Notes the save.  The mutex held.
+ * Whether the whole state is to be saved now: when the core says it is
+ * due (hmrf_conf_save_due: SaveInterval, MinJobAge), and when PrivateData
+ * changed who may read the file (its mode).  Notes the save.  The mutex
+ * held.
  */
 static bool _save_due(double now)
 {
-	double every = hmrf_conf_save_every(ctx->conf,
-					    (double)slurm_conf.min_job_age);
 	long reader = views_file_reader();
 
-	if (ctx->last_save && now >= ctx->last_save &&
-	    now - ctx->last_save < every - ctx->conf->period / 2 &&
+	if (!hmrf_conf_save_due(ctx->conf, (double)slurm_conf.min_job_age,
+				ctx->last_save, now) &&
 	    reader == ctx->saved_reader)
 		return false;
 	ctx->last_save = now;
