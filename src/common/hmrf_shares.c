@@ -51,49 +51,49 @@ static int _present(const tres_vec_t *capacity, int ntres)
 	return k;
 }
 
+/* One exact hexadecimal float as a string, as a row's values are. */
+static json_object *_hex(double v)
+{
+	char buf[HEXFLOAT_MAX];
+
+	return json_object_new_string_len(buf, (int)hexfloat_format(v, buf));
+}
+
+/* The sum of the weights of the accounts that count (hmrf_share_in_t). */
+static double _weight_sum(const hmrf_share_in_t *in, int n)
+{
+	double wsum = 0;
+
+	for (int a = 0; a < n; a++)
+		if (in[a].counted && in[a].weight > 0)
+			wsum += in[a].weight;
+	return wsum;
+}
+
 json_object *hmrf_shares_to_json(double at, double span, int ntres,
 				 const tres_vec_t *capacity,
 				 const hmrf_share_in_t *in, int n)
 {
 	json_object *doc = json_object_new_object();
-	json_object *rows = json_object_new_array();
-	int present = _present(capacity, ntres);
-	double wsum = 0;
+	json_object *rows = json_object_new_array_ext(n > 0 ? n : 1);
 
 	if (!doc || !rows || ntres < 0 || ntres > TRES_MAX)
 		goto fail;
-	for (int a = 0; a < n; a++)
-		if (in[a].counted && in[a].weight > 0)
-			wsum += in[a].weight;
 	json_object_object_add(doc, "at", _num(at));
 	json_object_object_add(doc, "span", _num(span));
 	json_object_object_add(doc, "ntres", json_object_new_int(ntres));
 	json_object_object_add(doc, "capacity", _vec(capacity, ntres));
+	json_object_object_add(doc, "weight_sum", _hex(_weight_sum(in, n)));
 	for (int a = 0; a < n; a++) {
 		json_object *r = json_object_new_object();
-		tres_vec_t fair;
-		bool in_sum = in[a].counted && in[a].weight > 0 && wsum > 0;
-		double dom = 0, agg = 0;
 
 		if (!r)
 			goto fail;
-		tres_zero(&fair);
-		if (in_sum)
-			hmrf_fair_share(capacity, in[a].weight, wsum, &fair);
-		if (span > 0 && present > 0) {
-			dom = hmrf_dominant(&in[a].used, capacity, 1) / span;
-			agg = hmrf_aggregate(&in[a].used, capacity, 1) / span /
-			      present;
-		}
 		json_object_object_add(r, "account",
 				       json_object_new_string(in[a].name));
-		json_object_object_add(r, "weight", _num(in[a].weight));
-		json_object_object_add(
-			r, "contribution",
-			_num(in_sum ? in[a].weight / wsum : 0));
-		json_object_object_add(r, "fair_share", _vec(&fair, ntres));
-		json_object_object_add(r, "dominant_share", _num(dom));
-		json_object_object_add(r, "aggregate_share", _num(agg));
+		json_object_object_add(r, "weight", _hex(in[a].weight));
+		json_object_object_add(r, "counted",
+				       json_object_new_boolean(in[a].counted));
 		json_object_object_add(r, "used", _row(&in[a].used, ntres));
 		json_object_object_add(r, "ns", _row(&in[a].ns, ntres));
 		json_object_object_add(r, "last_start", _num(in[a].last_start));
@@ -170,8 +170,8 @@ static int _get_row(json_object *r, const char *key, int ntres,
 	return 0;
 }
 
-/* A row's window sums, which a view from an older build lacks: all three
- * or none. */
+/* A version 1 row's window sums, which a view from a build before them
+ * lacks: all three or none. */
 static int _usage(json_object *r, int ntres, hmrf_share_row_t *row,
 		  horae_err_t *err)
 {
@@ -189,15 +189,84 @@ static int _usage(json_object *r, int ntres, hmrf_share_row_t *row,
 	return 0;
 }
 
-int hmrf_shares_from_json(json_object *doc, hmrf_shares_t *out,
+/* A version 1 row: its shares as written. */
+static int _row_v1(json_object *r, int ntres, hmrf_share_row_t *row,
+		   horae_err_t *err)
+{
+	int rc;
+
+	if ((rc = _get_num(r, "weight", &row->weight, err)) ||
+	    (rc = _get_num(r, "contribution", &row->contribution, err)) ||
+	    (rc = _get_vec(r, "fair_share", ntres, &row->fair, err)) ||
+	    (rc = _get_num(r, "dominant_share", &row->dominant, err)) ||
+	    (rc = _get_num(r, "aggregate_share", &row->aggregate, err)))
+		return rc;
+	return _usage(r, ntres, row, err);
+}
+
+/* One hexadecimal float (_hex) of o, finite and >= 0. */
+static int _get_hex(json_object *o, const char *key, double *out,
+		    horae_err_t *err)
+{
+	tres_vec_t v;
+	int rc;
+
+	if ((rc = _get_row(o, key, 1, &v, err)))
+		return rc;
+	if (!(v.v[0] >= 0))
+		return err_set(err, -EINVAL, "shares: '%s' is negative", key);
+	*out = v.v[0];
+	return 0;
+}
+
+/*
+ * A version 2 row: its weight and sums, and its shares worked out from
+ * them with the view's capacity, span and weight sum wsum, as version 1's
+ * writer worked them out.
+ */
+static int _row_v2(json_object *r, const hmrf_shares_t *s, double wsum,
+		   hmrf_share_row_t *row, horae_err_t *err)
+{
+	int present = _present(&s->capacity, s->ntres), rc;
+	json_object *v;
+	bool in_sum;
+
+	if ((rc = _get_hex(r, "weight", &row->weight, err)) ||
+	    (rc = _get(r, "counted", json_type_boolean, &v, err)) ||
+	    (rc = _get_row(r, "used", s->ntres, &row->used, err)) ||
+	    (rc = _get_row(r, "ns", s->ntres, &row->ns, err)) ||
+	    (rc = _get_num(r, "last_start", &row->last_start, err)))
+		return rc;
+	row->has_usage = true;
+	in_sum = json_object_get_boolean(v) && row->weight > 0 && wsum > 0;
+	tres_zero(&row->fair);
+	row->contribution = in_sum ? row->weight / wsum : 0;
+	if (in_sum)
+		hmrf_fair_share(&s->capacity, row->weight, wsum, &row->fair);
+	if (s->span > 0 && present > 0) {
+		row->dominant =
+			hmrf_dominant(&row->used, &s->capacity, 1) / s->span;
+		row->aggregate = hmrf_aggregate(&row->used, &s->capacity, 1) /
+				 s->span / present;
+	}
+	return 0;
+}
+
+int hmrf_shares_from_json(json_object *doc, int version, hmrf_shares_t *out,
 			  horae_err_t *err)
 {
 	hmrf_shares_t s = { 0 };
 	json_object *v, *rows, *r;
+	double wsum = 0;
 	int rc;
 
 	if (!doc || !out)
 		return err_set(err, -EINVAL, "shares: no document");
+	if (version < HMRF_SHARES_OLDEST || version > HMRF_SHARES_VERSION)
+		return err_set(
+			err, -EINVAL,
+			"shares: format version %d, this build reads %d to %d",
+			version, HMRF_SHARES_OLDEST, HMRF_SHARES_VERSION);
 	if ((rc = _get_num(doc, "at", &s.at, err)))
 		return rc;
 	if ((rc = _get_num(doc, "span", &s.span, err)))
@@ -209,6 +278,8 @@ int hmrf_shares_from_json(json_object *doc, hmrf_shares_t *out,
 		return err_set(err, -EINVAL, "shares: ntres %d out of range",
 			       s.ntres);
 	if ((rc = _get_vec(doc, "capacity", s.ntres, &s.capacity, err)))
+		return rc;
+	if (version >= 2 && (rc = _get_hex(doc, "weight_sum", &wsum, err)))
 		return rc;
 	if ((rc = _get(doc, "accounts", json_type_array, &rows, err)))
 		return rc;
@@ -224,17 +295,9 @@ int hmrf_shares_from_json(json_object *doc, hmrf_shares_t *out,
 			goto fail;
 		snprintf(row->name, sizeof(row->name), "%s",
 			 json_object_get_string(v));
-		if ((rc = _get_num(r, "weight", &row->weight, err)))
-			goto fail;
-		if ((rc = _get_num(r, "contribution", &row->contribution, err)))
-			goto fail;
-		if ((rc = _get_vec(r, "fair_share", s.ntres, &row->fair, err)))
-			goto fail;
-		if ((rc = _get_num(r, "dominant_share", &row->dominant, err)))
-			goto fail;
-		if ((rc = _get_num(r, "aggregate_share", &row->aggregate, err)))
-			goto fail;
-		if ((rc = _usage(r, s.ntres, row, err)))
+		rc = version >= 2 ? _row_v2(r, &s, wsum, row, err) :
+				    _row_v1(r, s.ntres, row, err);
+		if (rc)
 			goto fail;
 		s.has_usage = i ? s.has_usage && row->has_usage :
 				  row->has_usage;

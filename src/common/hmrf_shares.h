@@ -5,6 +5,13 @@
  * share of every TRES, and its dominant and aggregate shares of what the
  * cluster offered in the window, as one JSON document (written with
  * state.h's atomic writer, kind HMRF_SHARES_KIND), and the reading side.
+ *
+ * Version 2 carries what the shares are worked out from (each account's
+ * weight, whether it counts in the weight sum, its window sums; the weight
+ * sum), in hexadecimal floats, and the reader works them out: for a
+ * thousand accounts, printf's decimal of version 1's shares cost more
+ * than the rest of the publication.  Version 1 (the shares themselves, in
+ * decimal) is still read.
  */
 #ifndef HORAE_HMRF_SHARES_H
 #define HORAE_HMRF_SHARES_H
@@ -17,7 +24,8 @@
 #include "tres.h"
 
 #define HMRF_SHARES_KIND "horae-hmrf-shares"
-#define HMRF_SHARES_VERSION 1
+#define HMRF_SHARES_VERSION 2
+#define HMRF_SHARES_OLDEST 1 /* the oldest version read */
 
 typedef struct hmrf_share_in {
 	const char *name;
@@ -38,7 +46,7 @@ typedef struct hmrf_share_row {
 	/* The books' window sums at the view's time, which the plugin
 	 * publishes each Period while it saves the whole window less often
 	 * (horae_hmrf.conf(5), SaveInterval): absent (has_usage false) in a
-	 * view an older build wrote. */
+	 * version 1 view from a build before those sums. */
 	bool has_usage;
 	tres_vec_t used;   /* TRES x s in the window */
 	tres_vec_t ns;	   /* non-sharing allocation, TRES x s */
@@ -65,11 +73,14 @@ json_object *hmrf_shares_to_json(double at, double span, int ntres,
 				 const hmrf_share_in_t *in, int n);
 
 /*
- * Read a document made by hmrf_shares_to_json into *out (rows allocated;
- * free with hmrf_shares_free).  Returns 0, or -EINVAL with err naming the
- * missing or mistyped field, or -ENOMEM; *out untouched on failure.
+ * Read a document of format version (HMRF_SHARES_OLDEST to
+ * HMRF_SHARES_VERSION; hmrf_shares_to_json makes the newest) into *out
+ * (rows allocated; free with hmrf_shares_free), each row's shares worked
+ * out from its weight and sums as hmrf_shares_to_json's version 1 wrote
+ * them.  Returns 0, or -EINVAL with err naming the missing or mistyped
+ * field or the version, or -ENOMEM; *out untouched on failure.
  */
-int hmrf_shares_from_json(json_object *doc, hmrf_shares_t *out,
+int hmrf_shares_from_json(json_object *doc, int version, hmrf_shares_t *out,
 			  horae_err_t *err);
 
 /* The row of account name, or NULL. */

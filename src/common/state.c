@@ -270,9 +270,10 @@ static int _header_field(json_object *h, const char *key, json_type type,
 	       json_object_is_type(*v, type);
 }
 
-/* Check one file; on success *doc is the parsed document. */
-static int _load_one(const char *path, const char *kind, int version,
-		     json_object **doc, horae_err_t *err)
+/* Check one file, of a version from oldest to newest; on success *doc is
+ * the parsed document and *version its version. */
+static int _load_one(const char *path, const char *kind, int oldest, int newest,
+		     json_object **doc, int *version, horae_err_t *err)
 {
 	json_object *h = NULL, *v;
 	char *buf = NULL, *nl, hash[17];
@@ -304,12 +305,21 @@ static int _load_one(const char *path, const char *kind, int version,
 		goto cleanup;
 	}
 	if (!_header_field(h, "version", json_type_int, &v) ||
-	    json_object_get_int(v) != version) {
-		err_set(err, rc, "%s: format version %s, this build reads %d",
-			path, v ? json_object_get_string(v) : "missing",
-			version);
+	    json_object_get_int(v) < oldest ||
+	    json_object_get_int(v) > newest) {
+		if (oldest == newest)
+			err_set(err, rc,
+				"%s: format version %s, this build reads %d",
+				path, v ? json_object_get_string(v) : "missing",
+				newest);
+		else
+			err_set(err, rc,
+				"%s: format version %s, this build reads %d to %d",
+				path, v ? json_object_get_string(v) : "missing",
+				oldest, newest);
 		goto cleanup;
 	}
+	*version = json_object_get_int(v);
 	if (!_header_field(h, "bytes", json_type_int, &v) ||
 	    !_header_field(h, "fnv1a64", json_type_string, &v)) {
 		err_set(err, rc, "%s: header lacks bytes or fnv1a64", path);
@@ -346,8 +356,9 @@ cleanup:
 	return rc;
 }
 
-int state_load(const char *path, const char *kind, int version,
-	       json_object **doc, horae_err_t *warn, horae_err_t *err)
+int state_load_versions(const char *path, const char *kind, int oldest,
+			int newest, json_object **doc, int *version,
+			horae_err_t *warn, horae_err_t *err)
 {
 	static const char *const suffix[] = { "", ".new", ".old" };
 	horae_err_t why[3];
@@ -355,11 +366,12 @@ int state_load(const char *path, const char *kind, int version,
 	int rc[3], tried = 0;
 
 	err_clear(warn);
-	if (!path || !kind || !doc)
+	if (!path || !kind || !doc || !version || oldest > newest)
 		return err_set(err, -EINVAL, "state load: missing arguments");
 	for (int i = 0; i < 3; i++) {
 		snprintf(name[i], sizeof(name[i]), "%s%s", path, suffix[i]);
-		rc[i] = _load_one(name[i], kind, version, doc, &why[i]);
+		rc[i] = _load_one(name[i], kind, oldest, newest, doc, version,
+				  &why[i]);
 		if (rc[i] == 0) {
 			if (i > 0)
 				err_set(warn, 0, "%s%s; using %s instead",
@@ -377,4 +389,13 @@ int state_load(const char *path, const char *kind, int version,
 		       rc[0] == -ENOENT ? "missing" : why[0].text,
 		       rc[1] == -ENOENT ? "no .new" : why[1].text,
 		       rc[2] == -ENOENT ? "no .old" : why[2].text);
+}
+
+int state_load(const char *path, const char *kind, int version,
+	       json_object **doc, horae_err_t *warn, horae_err_t *err)
+{
+	int found;
+
+	return state_load_versions(path, kind, version, version, doc, &found,
+				   warn, err);
 }

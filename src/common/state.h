@@ -59,6 +59,14 @@ int state_publish(const char *path, const char *kind, int version,
 int state_load(const char *path, const char *kind, int version,
 	       json_object **doc, horae_err_t *warn, horae_err_t *err);
 
+/*
+ * The same for a reader of several versions of a format: a file of a
+ * version from oldest to newest is taken, its version in *version.
+ */
+int state_load_versions(const char *path, const char *kind, int oldest,
+			int newest, json_object **doc, int *version,
+			horae_err_t *warn, horae_err_t *err);
+
 /* FNV-1a 64-bit hash of len bytes. */
 unsigned long long state_hash(const void *data, size_t len);
 

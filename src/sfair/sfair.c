@@ -246,13 +246,14 @@ static double _period(void)
 
 /*
  * Load file prefix + name (prefix: the state file's directory and '/', or
- * a view's "DIR/horae_view/UID.") as kind, version.  Returns its path (to
- * free) with *doc, or NULL when it does not exist or cannot be read (a
- * warning then, with what is left out).
+ * a view's "DIR/horae_view/UID.") as kind, of a version from oldest to
+ * newest.  Returns its path (to free) with *doc and *version, or NULL when
+ * it does not exist or cannot be read (a warning then, with what is left
+ * out).
  */
 static char *_load_beside(const char *prefix, const char *name,
-			  const char *kind, int version, const char *what,
-			  json_object **doc)
+			  const char *kind, int oldest, int newest,
+			  const char *what, json_object **doc, int *version)
 {
 	horae_err_t err, warn;
 	char *path;
@@ -263,7 +264,8 @@ static char *_load_beside(const char *prefix, const char *name,
 	if (!path)
 		return NULL;
 	sprintf(path, "%s%s", prefix, name);
-	rc = state_load(path, kind, version, doc, &warn, &err);
+	rc = state_load_versions(path, kind, oldest, newest, doc, version,
+				 &warn, &err);
 	if (!rc) {
 		if (warn.text[0])
 			fprintf(stderr, "sfair: warning: %s\n", warn.text);
@@ -281,9 +283,11 @@ static char *_load_shares(const char *prefix, eunomia_shares_t *out)
 {
 	json_object *doc;
 	horae_err_t err;
+	int version;
 	char *path = _load_beside(prefix, "horae_eunomia.shares",
 				  EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
-				  "progress shares", &doc);
+				  EUNOMIA_SHARES_VERSION, "progress shares",
+				  &doc, &version);
 
 	if (path && eunomia_shares_from_json(doc, out, &err)) {
 		fprintf(stderr, "sfair: warning: %s: %s; progress shares not shown\n",
@@ -300,11 +304,12 @@ static char *_load_hmrf_shares(const char *prefix, hmrf_shares_t *out)
 {
 	json_object *doc;
 	horae_err_t err;
-	char *path = _load_beside(prefix, "horae_hmrf.shares",
-				  HMRF_SHARES_KIND, HMRF_SHARES_VERSION,
-				  "contributions and shares", &doc);
+	int version;
+	char *path = _load_beside(prefix, "horae_hmrf.shares", HMRF_SHARES_KIND,
+				  HMRF_SHARES_OLDEST, HMRF_SHARES_VERSION,
+				  "contributions and shares", &doc, &version);
 
-	if (path && hmrf_shares_from_json(doc, out, &err)) {
+	if (path && hmrf_shares_from_json(doc, version, out, &err)) {
 		fprintf(stderr, "sfair: warning: %s: %s; contributions and shares not shown\n",
 			path, err.text);
 		free(path);

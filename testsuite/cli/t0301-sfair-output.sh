@@ -5,7 +5,8 @@
 # saved by priority/hmrf on a real cluster and given that window), at a
 # fixed time and in UTC: the table, -l, -p, -P, -n, -o, -A, a time past
 # the window, and --json, whose documented fields jq checks too; the same
-# with priority/hmrf's published view (data/eunomia/horae_hmrf.shares:
+# with priority/hmrf's published view (data/eunomia/horae_hmrf.shares, of
+# the previous format, version 1, which sfair still reads:
 # Contribution, DominantShare and AggregateShare join the default
 # columns, FairShare and SharingLoss -l's) and select/eunomia's published
 # progress shares beside it
@@ -13,7 +14,8 @@
 # join the default columns) and job_submit/justice's state
 # (data/eunomia/horae_justice.state, the history of justice_test's steps:
 # fraction 0.4, -D).  Bad options and files exit 2 (or warn, for
-# the optional shares) and name what is wrong.  A file's age against the
+# the optional shares; a view of a format newer than sfair reads) and name
+# what is wrong.  A file's age against the
 # clock: a user's own view (PrivateData=usage) is stale only past ten
 # Periods and two, the plugin's file past one and two, each checked on
 # both sides with the data file saved again with its times moved.
@@ -125,6 +127,17 @@ jq -e --arg d "$HERE/cli/data/eunomia/" '.meta.shares_file == $d + "horae_hmrf.s
 	and ([.accounts[].shares.contribution] == [0.5, 0.25, 0.25, 0])' \
 	"$tmp/eunomia-json" >/dev/null 2>&1
 tap_ok "sfair --json with priority/hmrf's view: shares_file, shares_at, contributions 0.5/0.25/0.25/0 and each account's shares" $?
+# The view of a format newer than this sfair reads (the plugin upgraded
+# before the login nodes): a warning that names the versions, the rest
+# shown.
+mkdir "$tmp/v3" && cp "$HERE"/cli/data/eunomia/* "$tmp/v3/" &&
+	sed -i '1s/"version":[0-9]*/"version":3/' "$tmp/v3/horae_hmrf.shares"
+out=$("$SFAIR" -S "$tmp/v3/horae_hmrf.state" --at=$AT --json 2>"$tmp/v3.err")
+rc=$?
+tap_ok "a view of format version 3: exit 0, the versions named ($(cat "$tmp/v3.err")), no shares, the rest shown" \
+	$([ $rc = 0 ] && grep -q "horae_hmrf.shares: format version 3, this build reads 1 to 2;.*contributions and shares not shown" "$tmp/v3.err" &&
+	  jq -e '.meta.shares_file == null and (.accounts | length) == 4
+		and all(.accounts[]; .shares == null)' <<<"$out" >/dev/null; echo $?)
 out=$("$SFAIR" -S "$STATE" --at=$AT -D 2>&1)
 tap_ok "sfair -D without Justice's state: exit 2 and why ($out)" \
 	$([ $? = 2 ] && [ "$out" = "sfair: no Justice state beside $STATE: is job_submit/justice enabled?" ]; echo $?)

@@ -121,12 +121,22 @@ static void _eunomia_shares(json_object *doc)
 		eunomia_shares_free(&s);
 }
 
-static void _hmrf_shares(json_object *doc)
+static void _hmrf_shares_as(json_object *doc, int version)
 {
 	hmrf_shares_t s;
 
-	if (!hmrf_shares_from_json(doc, &s, NULL))
+	if (!hmrf_shares_from_json(doc, version, &s, NULL))
 		hmrf_shares_free(&s);
+}
+
+static void _hmrf_shares_oldest(json_object *doc)
+{
+	_hmrf_shares_as(doc, HMRF_SHARES_OLDEST);
+}
+
+static void _hmrf_shares(json_object *doc)
+{
+	_hmrf_shares_as(doc, HMRF_SHARES_VERSION);
 }
 
 static const struct {
@@ -139,6 +149,7 @@ static const struct {
 	{ JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION, _justice },
 	{ JUSTICE_STATE_KIND, JUSTICE_STATE_VERSION_MIN, _justice },
 	{ EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION, _eunomia_shares },
+	{ HMRF_SHARES_KIND, HMRF_SHARES_OLDEST, _hmrf_shares_oldest },
 	{ HMRF_SHARES_KIND, HMRF_SHARES_VERSION, _hmrf_shares },
 };
 

@@ -330,7 +330,8 @@ START_TEST(test_view_carries_window_sums)
 	hmrf_books_account(b, "late");
 	doc = hmrf_books_view(b);
 	ck_assert_ptr_nonnull(doc);
-	ck_assert_int_eq(hmrf_shares_from_json(doc, &v, &err), 0);
+	ck_assert_int_eq(
+		hmrf_shares_from_json(doc, HMRF_SHARES_VERSION, &v, &err), 0);
 	ck_assert(v.has_usage);
 	ck_assert_int_eq(v.n, 3);
 	for (int i = 0; i < v.n; i++) {

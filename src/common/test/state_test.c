@@ -101,6 +101,39 @@ START_TEST(test_badargs)
 }
 END_TEST
 
+/* A reader of versions 2 to 3: a version 3 file is taken and says so, a
+ * version 1 refused with the range named, and then the older snapshot of
+ * the right version (.old) is used. */
+START_TEST(test_versions)
+{
+	json_object *doc = json_object_new_object(), *got = NULL;
+	horae_err_t warn, err;
+	int version = 0;
+
+	ck_assert_int_eq(state_save(path, "horae-test", 3, doc, &err), 0);
+	ck_assert_int_eq(state_load_versions(path, "horae-test", 2, 3, &got,
+					     &version, &warn, &err),
+			 0);
+	ck_assert_int_eq(version, 3);
+	ck_assert_str_eq(warn.text, "");
+	json_object_put(got);
+	got = NULL;
+	ck_assert_int_eq(state_save(path, "horae-test", 1, doc, &err), 0);
+	ck_assert_int_eq(state_load_versions(path, "horae-test", 2, 3, &got,
+					     &version, &warn, &err),
+			 0);
+	ck_assert_int_eq(version, 3); /* .old */
+	ck_assert_msg(
+		strstr(warn.text, "format version 1, this build reads 2 to 3"),
+		"%s", warn.text);
+	json_object_put(got);
+	ck_assert_int_eq(state_load_versions(path, "horae-test", 3, 2, &got,
+					     &version, &warn, &err),
+			 -EINVAL);
+	json_object_put(doc);
+}
+END_TEST
+
 START_TEST(test_roundtrip_and_mode)
 {
 	horae_err_t warn, err;
@@ -388,6 +421,7 @@ int main(void)
 	tc = tcase_create("files");
 	tcase_add_checked_fixture(tc, _setup, _teardown);
 	tcase_add_test(tc, test_roundtrip_and_mode);
+	tcase_add_test(tc, test_versions);
 	tcase_add_loop_test(tc, test_damaged_falls_back, 0,
 			    sizeof(damage) / sizeof(damage[0]));
 	tcase_add_test(tc, test_both_bad_refuses);
