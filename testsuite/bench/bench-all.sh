@@ -16,7 +16,9 @@
 # instead.  Otherwise, as root, also the real-slurmctld ones:
 #   bench-priority-recalc.sh 10000 100, 50000 1000 and  (priority/hmrf vs
 #                            100000 1000                multifactor, both
-#                                                        at once, 11 min each)
+#                                                        at once, 12 min each
+#                                                        in two runs, each
+#                                                        side first once)
 #   BENCH_HISTORY=7 bench-priority-recalc.sh 50000 1000 (the same, hmrf's
 #                                                        accounts with a
 #                                                        week of usage)

@@ -17,7 +17,8 @@
 #
 # BENCH_WINDOW=SECONDS: how long both are sampled (default 660: eleven
 # recalculations at the 60 s period, ten at least once the first partial
-# one is left out).  BENCH_PERIOD=SECONDS: hmrf's Period (default 60,
+# one is left out; with both orders 720, half in each, five or six
+# recalculations in each order).  BENCH_PERIOD=SECONDS: hmrf's Period (default 60,
 # multifactor's PriorityCalcPeriod, which cannot go lower).
 # BENCH_BASELINE=DIR: measure priority/hmrf against priority/hmrf loaded
 # from DIR (another build's staged plugins, e.g. a copy of build/stage's
@@ -29,8 +30,12 @@
 # each recalculation, as it would at a site whose accounts have run jobs.
 # Multifactor's decay does not depend on it (its usage is saved by
 # slurmctld's own state save, not its decay thread).
-# BENCH_SWAP=1: start the other side's cluster first (by default
-# hmrf's is).  With BENCH_BASELINE, builds whose gathers do the same
+# BENCH_ORDERS=both (the default) runs the comparison twice, each side's
+# cluster started and queued first once, over half the window each, and
+# pools the two runs' recalculations (each run's report is printed too,
+# its lines marked with its order); BENCH_ORDERS=one runs it once.
+# BENCH_SWAP=1 (with BENCH_ORDERS=one): start the other side's cluster
+# first, and queue its chunks first (by default hmrf's).  With BENCH_BASELINE, builds whose gathers do the same
 # have come out 3-5 ms apart there at 50,000 jobs in one run and even
 # in the next: measure a change both ways.
 #
@@ -40,8 +45,9 @@
 # cluster has 8 nodes (select/cons_tres, no job_submit plugin,
 # sched/builtin so no backfill thread competes) and JOBS pending jobs of
 # ACCOUNTS accounts, held in a DOWN partition so that nothing starts; they
-# are queued through libslurm (bench_submit), one cluster after the other,
-# and their rate is printed (see bench-submit.sh for sbatch's).
+# are queued through libslurm (bench_submit), BENCH_CHUNK (1000) at a time
+# to each cluster in turn, and their rate is printed (see bench-submit.sh
+# for sbatch's).
 #
 # CPU: the plugin's thread (multifactor's "decay", hmrf's "hmrf") is found
 # by name; its on-CPU time is sampled from /proc/PID/task/TID/schedstat
@@ -64,7 +70,7 @@ HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/cluster.sh"
 JOBS=${1:-10000}
 ACCOUNTS=${2:-100}
-WINDOW=${BENCH_WINDOW:-660}
+WINDOW=${BENCH_WINDOW:-$([ "${BENCH_ORDERS:-both}" = both ] && echo 720 || echo 660)}
 PERIOD=${BENCH_PERIOD:-60}
 [ "$(id -u)" = 0 ] || { echo "bench-priority-recalc: needs root" >&2; exit 2; }
 [ -n "${HORAE_PLUGINDIR:-}" ] || HORAE_PLUGINDIR=$("$HERE/../contribs/horae-build") || exit 1
@@ -189,11 +195,59 @@ ratios()
 		if (hm > 0 && mm > 0) printf "ratio hmrf/%s, mean %s: %.2f\n", o, w, hm / mm }'
 }
 
-# start NAME PRIORITY EXTRA DEBUG [PLUGINDIR]: a cluster with the queue,
-# its rundir appended to dirs; prints "PID rate".
+# Both orders (BENCH_ORDERS=both, the default): this script once with
+# hmrf's cluster started and queued first and once with the other's, each
+# over half the window, and the figures of both runs pooled: which
+# cluster came first has moved a plugin's CPU per recalculation by up to
+# 42% against a like build (at the queue below).
+if [ "${BENCH_ORDERS:-both}" = both ]; then
+	half=$(((WINDOW + 1) / 2))
+	for o in 0 1; do
+		mkdir -p "$work/order$o"
+		echo "# order $((o + 1)) of 2: $([ $o = 0 ] && echo "hmrf's" || echo "${other}'s") cluster first, ${half} s" >&2
+		BENCH_ORDERS=one BENCH_SWAP=$o BENCH_WINDOW=$half BENCH_KEEP=$work/order$o \
+			bash "$0" "$JOBS" "$ACCOUNTS" >"$work/order$o/report" ||
+			{ cat "$work/order$o/report"; echo "bench-priority-recalc: the run in order $((o + 1)) failed" >&2; exit 1; }
+		sed "s/^/order $((o + 1)): /" "$work/order$o/report"
+	done
+	pool() { cat "$work"/order0/"$1" "$work"/order1/"$1" 2>/dev/null; }
+	fmt='%-22s %8s %7s %8s %8s %8s %8s %8s %8s\n'
+	echo "$JOBS pending jobs of $ACCOUNTS accounts, both orders pooled: each side's recalculations of the two runs above (${half} s each, hmrf's cluster first, then ${other#*/}'s)"
+	echo "CPU ms per full recalculation (q1, q3: quartiles)"
+	printf "$fmt" plugin submit/s cycles min q1 median q3 max mean
+	read -r hn hmin hq1 hmed hq3 hmax hmean < <(pool hmrf.cpu | stats)
+	read -r mn mmin mq1 mmed mq3 mmax mmean < <(pool mf.cpu | stats)
+	hrate=$(pool hmrf.rate | awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }')
+	mrate=$(pool mf.rate | awk '{ s += $1; n++ } END { if (n) printf "%.0f", s / n }')
+	printf "$fmt" priority/hmrf "$hrate" "$hn" "$hmin" "$hq1" "$hmed" "$hq3" "$hmax" "$hmean"
+	printf "$fmt" "$other" "$mrate" "$mn" "$mmin" "$mq1" "$mmed" "$mq3" "$mmax" "$mmean"
+	ratios "CPU per recalculation" "$hmed" "$mmed" "$hmean" "$mmean"
+	[ "$hn" -ge 10 ] && [ "$mn" -ge 10 ] || echo "  (fewer than 10 recalculations a side: a longer BENCH_WINDOW)"
+	for o in 0 1; do
+		read -r _ _ _ a _ _ _ < <(stats <"$work/order$o/hmrf.cpu")
+		read -r _ _ _ b _ _ _ < <(stats <"$work/order$o/mf.cpu")
+		awk -v a="$a" -v b="$b" -v o="${other#*/}" -v k="$o" 'BEGIN { if (a > 0 && b > 0) printf "  order %d (%s first): medians %.1f and %.1f ms, ratio %.2f\n", k + 1, k ? o : "hmrf", a, b, a / b }'
+	done
+	if [ -s "$work/order0/hmrf.holds" ] || [ -s "$work/order1/hmrf.holds" ]; then
+		read -r ln lmin lq1 lmed lq3 lmax lmean < <(pool hmrf.holds | stats)
+		read -r kn kmin kq1 kmed kq3 kmax kmean < <(pool mf.holds | stats)
+		echo "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)"
+		printf "$fmt" plugin '' cycles min q1 median q3 max mean
+		printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
+		printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
+		ratios "time under slurmctld's locks per recalculation" "$lmed" "$kmed" "$lmean" "$kmean"
+	else
+		echo "time under slurmctld's locks: not measured (see each order's report)"
+	fi
+	echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+	exit 0
+fi
+
+# start NAME PRIORITY EXTRA DEBUG [PLUGINDIR]: a cluster, its rundir
+# appended to dirs; its slurmctld's PID, conf and log noted under NAME.
 start()
 {
-	local name=$1 prio=$2 extra=$3 debug=$4 plugins=${5:-$HORAE_PLUGINDIR} dir t0 i
+	local name=$1 prio=$2 extra=$3 debug=$4 plugins=${5:-$HORAE_PLUGINDIR} dir i
 	dir=$(mktemp -d /tmp/horae-bench.XXXXXX)
 	dirs+=("$dir")
 	hc_init "$dir" || return 1
@@ -204,11 +258,8 @@ start()
 	HC_HMRF_CONF=$'Period='"$PERIOD"$'s\nWindow=sliding:7d' \
 	HC_STATE_FROM=$([ "$prio" = priority/hmrf ] && echo "$history") \
 		hc_start >/dev/null 2>&1 || { echo "cluster for $prio did not start" >&2; return 1; }
-	t0=$SECONDS
-	for ((i = 0; i < JOBS; i++)); do
-		echo "hold acct$((i % ACCOUNTS)) $((1 + i % 16)) $((10 + i % 600)) - - true"
-	done | "$SUBMIT" >&2
-	echo "$(cat "$HC_RUNDIR/pids/slurmctld.pid") $(awk -v n="$JOBS" -v s="$((SECONDS - t0))" 'BEGIN { printf "%.0f", s ? n / s : n }')" >"$work/$name.start"
+	cat "$HC_RUNDIR/pids/slurmctld.pid" >"$work/$name.pid"
+	echo "$HC_CONF" >"$work/$name.conf"
 	echo "$HC_RUNDIR/log/slurmctld.log" >"$work/$name.log"
 }
 
@@ -223,10 +274,37 @@ start_other()
 if [ "${BENCH_SWAP:-0}" = 1 ]; then
 	start_other || exit 1
 	start hmrf priority/hmrf $'DebugFlags=Priority' verbose || exit 1
+	sides="mf hmrf"
 else
 	start hmrf priority/hmrf $'DebugFlags=Priority' verbose || exit 1
 	start_other || exit 1
+	sides="hmrf mf"
 fi
+# The queue, CHUNK jobs at a time to each side in turn, so that neither
+# side's jobs are all older than the other's.  It does not make the order
+# of the clusters fair by itself (hence both orders, BENCH_ORDERS): with
+# the whole queue submitted to one cluster and then to the other, the
+# same plugin recalculated 10,000 jobs of 100 accounts in 4.7 ms when its
+# cluster came first and 2.7 when second (two runs); queued in turns, a
+# build came out 1.25 times a like one when first and 1.00 when second.
+# Each side's rate is its jobs over the time its chunks took.
+CHUNK=${BENCH_CHUNK:-1000}
+echo "  queueing $JOBS on each side, $CHUNK at a time in turn ($sides)" >&2
+for ((q = 0; q < JOBS; q += CHUNK)); do
+	n=$((JOBS - q < CHUNK ? JOBS - q : CHUNK))
+	for side in $sides; do
+		t0=$(date +%s.%N)
+		for ((i = q; i < q + n; i++)); do
+			echo "hold acct$((i % ACCOUNTS)) $((1 + i % 16)) $((10 + i % 600)) - - true"
+		done | SLURM_CONF=$(cat "$work/$side.conf") "$SUBMIT" >>"$work/$side.submit.log" 2>&1
+		t1=$(date +%s.%N)
+		echo "$n $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')" >>"$work/$side.queue"
+	done
+done
+for side in $sides; do
+	awk '$1 == "submitted" { s += $2; f += $4 } END { printf "submitted %d failed %d\n", s, f }' "$work/$side.submit.log" >&2
+	echo "$(cat "$work/$side.pid") $(awk '{ n += $1; t += $2 } END { printf "%.0f", (t > 0 ? n / t : n) }' "$work/$side.queue")" >"$work/$side.start"
+done
 read -r hpid hrate <"$work/hmrf.start"
 read -r mpid mrate <"$work/mf.start"
 htid=$(plugin_thread "$hpid" hmrf)
@@ -271,6 +349,18 @@ fi
 
 spans <"$work/hmrf.samples" >"$work/hmrf.spans"
 spans <"$work/mf.samples" >"$work/mf.spans"
+# One order of two (BENCH_ORDERS=both): what the pooled figures need.
+KEEP=${BENCH_KEEP:-}
+if [ -n "$KEEP" ]; then
+	for side in hmrf mf; do
+		cut -d' ' -f3 "$work/$side.spans" >"$KEEP/$side.cpu"
+		cut -d' ' -f2 "$work/$side.start" >"$KEEP/$side.rate"
+	done
+	if [ -n "$probes" ]; then
+		holds "$htid" <"$work/locks.txt" >"$KEEP/hmrf.holds"
+		holds "$mtid" <"$work/locks.txt" >"$KEEP/mf.holds"
+	fi
+fi
 read -r hn hmin hq1 hmed hq3 hmax hmean < <(cut -d' ' -f3 "$work/hmrf.spans" | stats)
 read -r mn mmin mq1 mmed mq3 mmax mmean < <(cut -d' ' -f3 "$work/mf.spans" | stats)
 echo "$JOBS pending jobs of $ACCOUNTS accounts, both plugins at once over ${WINDOW} s, recalculating every $PERIOD s"
