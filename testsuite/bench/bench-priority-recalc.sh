@@ -18,8 +18,8 @@
 # BENCH_WINDOW=SECONDS: how long both are sampled (default 660: eleven
 # recalculations at the 60 s period, ten at least once the first partial
 # one is left out; with both orders 720, half in each, five or six
-# recalculations in each order).  BENCH_PERIOD=SECONDS: hmrf's Period (default 60,
-# multifactor's PriorityCalcPeriod, which cannot go lower).
+# recalculations in each order).  BENCH_PERIOD=SECONDS: hmrf's Period
+# (default 60, multifactor's PriorityCalcPeriod, which cannot go lower).
 # BENCH_BASELINE=DIR: measure priority/hmrf against priority/hmrf loaded
 # from DIR (another build's staged plugins, e.g. a copy of build/stage's
 # plugin directory made before a change) instead of multifactor: the
@@ -35,9 +35,14 @@
 # pools the two runs' recalculations (each run's report is printed too,
 # its lines marked with its order); BENCH_ORDERS=one runs it once.
 # BENCH_SWAP=1 (with BENCH_ORDERS=one): start the other side's cluster
-# first, and queue its chunks first (by default hmrf's).  With BENCH_BASELINE, builds whose gathers do the same
-# have come out 3-5 ms apart there at 50,000 jobs in one run and even
-# in the next: measure a change both ways.
+# first, and queue its chunks first (by default hmrf's).  With
+# BENCH_BASELINE, builds whose gathers do the same have come out 3-5 ms
+# apart there at 50,000 jobs in one run and even in the next: measure a
+# change both ways.  BENCH_CHUNK=N: jobs queued to a side at a time
+# (1000; JOBS queues each side's whole queue at once).  How the queue was
+# built has moved hmrf's figure by more than its code changes: at
+# 10,000/100, both orders pooled, 0.76 of multifactor's in chunks of
+# 1,000 and 1.15 whole (doc/benchmarks-history.md, seventeenth session).
 #
 # Stock priority/multifactor recalculates only with slurmdbd (without it,
 # it starts no decay thread), so both clusters run with MariaDB and
