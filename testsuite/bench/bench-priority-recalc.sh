@@ -200,6 +200,23 @@ ratios()
 		if (hm > 0 && mm > 0) printf "ratio hmrf/%s, mean %s: %.2f\n", o, w, hm / mm }'
 }
 
+# The tables' rows.
+fmt='%-22s %8s %7s %8s %8s %8s %8s %8s %8s\n'
+
+# lock_table H M: the time under slurmctld's locks, from files of one
+# recalculation's holds a line (holds), hmrf's and the other side's.
+lock_table()
+{
+	local ln lmin lq1 lmed lq3 lmax lmean kn kmin kq1 kmed kq3 kmax kmean
+	read -r ln lmin lq1 lmed lq3 lmax lmean < <(stats <"$1")
+	read -r kn kmin kq1 kmed kq3 kmax kmean < <(stats <"$2")
+	echo "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)"
+	printf "$fmt" plugin '' cycles min q1 median q3 max mean
+	printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
+	printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
+	ratios "time under slurmctld's locks per recalculation" "$lmed" "$kmed" "$lmean" "$kmean"
+}
+
 # Both orders (BENCH_ORDERS=both, the default): this script once with
 # hmrf's cluster started and queued first and once with the other's, each
 # over half the window, and the figures of both runs pooled: which
@@ -216,7 +233,6 @@ if [ "${BENCH_ORDERS:-both}" = both ]; then
 		sed "s/^/order $((o + 1)): /" "$work/order$o/report"
 	done
 	pool() { cat "$work"/order0/"$1" "$work"/order1/"$1" 2>/dev/null; }
-	fmt='%-22s %8s %7s %8s %8s %8s %8s %8s %8s\n'
 	echo "$JOBS pending jobs of $ACCOUNTS accounts, both orders pooled: each side's recalculations of the two runs above (${half} s each, hmrf's cluster first, then ${other#*/}'s)"
 	echo "CPU ms per full recalculation (q1, q3: quartiles)"
 	printf "$fmt" plugin submit/s cycles min q1 median q3 max mean
@@ -234,13 +250,7 @@ if [ "${BENCH_ORDERS:-both}" = both ]; then
 		awk -v a="$a" -v b="$b" -v o="${other#*/}" -v k="$o" 'BEGIN { if (a > 0 && b > 0) printf "  order %d (%s first): medians %.1f and %.1f ms, ratio %.2f\n", k + 1, k ? o : "hmrf", a, b, a / b }'
 	done
 	if [ -s "$work/order0/hmrf.holds" ] || [ -s "$work/order1/hmrf.holds" ]; then
-		read -r ln lmin lq1 lmed lq3 lmax lmean < <(pool hmrf.holds | stats)
-		read -r kn kmin kq1 kmed kq3 kmax kmean < <(pool mf.holds | stats)
-		echo "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)"
-		printf "$fmt" plugin '' cycles min q1 median q3 max mean
-		printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
-		printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
-		ratios "time under slurmctld's locks per recalculation" "$lmed" "$kmed" "$lmean" "$kmean"
+		lock_table <(pool hmrf.holds) <(pool mf.holds)
 	else
 		echo "time under slurmctld's locks: not measured (see each order's report)"
 	fi
@@ -375,7 +385,6 @@ else
 	echo "hmrf's accounts start with no usage (BENCH_HISTORY=DAYS gives them some)"
 fi
 echo "CPU ms per full recalculation (q1, q3: quartiles)"
-fmt='%-22s %8s %7s %8s %8s %8s %8s %8s %8s\n'
 printf "$fmt" plugin submit/s cycles min q1 median q3 max mean
 printf "$fmt" priority/hmrf "$hrate" "$hn" "$hmin" "$hq1" "$hmed" "$hq3" "$hmax" "$hmean"
 printf "$fmt" "$other" "$mrate" "$mn" "$mmin" "$mq1" "$mmed" "$mq3" "$mmax" "$mmean"
@@ -392,13 +401,7 @@ printf "$fmt" priority/hmrf '' "$an" "$amin" "$aq1" "$amed" "$aq3" "$amax" "$ame
 printf "$fmt" "$other" '' "$bn" "$bmin" "$bq1" "$bmed" "$bq3" "$bmax" "$bmean"
 awk -v h="$amed" -v m="$bmed" -v o="${other#*/}" -v a="$an" -v b="$bn" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median CPU per recalculation run apart: %.2f%s\n", o, h / m, (a < 10 || b < 10) ? " (fewer than 10 a side)" : "" }'
 if [ -n "$probes" ]; then
-	read -r ln lmin lq1 lmed lq3 lmax lmean < <(holds "$htid" <"$work/locks.txt" | stats)
-	read -r kn kmin kq1 kmed kq3 kmax kmean < <(holds "$mtid" <"$work/locks.txt" | stats)
-	echo "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)"
-	printf "$fmt" plugin '' cycles min q1 median q3 max mean
-	printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
-	printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
-	ratios "time under slurmctld's locks per recalculation" "$lmed" "$kmed" "$lmean" "$kmean"
+	lock_table <(holds "$htid" <"$work/locks.txt") <(holds "$mtid" <"$work/locks.txt")
 else
 	echo "time under slurmctld's locks: not measured: $lockwhy"
 fi
