@@ -92,9 +92,10 @@ export HORAE_PLUGINDIR
 . "$HERE/bench/submitter.sh"
 
 work=$(mktemp -d /tmp/horae-bench-prio.XXXXXX)
-# hmrf's saved state with usage history, when asked for (BENCH_HISTORY).
+# hmrf's saved state with usage history, when asked for (BENCH_HISTORY);
+# with both orders, each run makes its own.
 history=
-if [ "$HISTORY" != 0 ]; then
+if [ "$HISTORY" != 0 ] && [ "${BENCH_ORDERS:-both}" = one ]; then
 	history=$work/history
 	_st=$(dirname "$SUBMIT")/bench_state
 	[ -x "$_st" ] || make -s -C "$(dirname "$SUBMIT")/.." bench/bench_state >&2 ||
@@ -317,7 +318,8 @@ for ((q = 0; q < JOBS; q += CHUNK)); do
 	done
 done
 for side in $sides; do
-	awk '$1 == "submitted" { s += $2; f += $4 } END { printf "submitted %d failed %d\n", s, f }' "$work/$side.submit.log" >&2
+	awk '$1 == "submitted" { s += $2; f += $4; if ($4 > 0 && !first) first = $0 }
+	END { printf "submitted %d failed %d\n", s, f; if (first) print "the first chunk that failed: " first }' "$work/$side.submit.log" >&2
 	echo "$(cat "$work/$side.pid") $(awk '{ n += $1; t += $2 } END { printf "%.0f", (t > 0 ? n / t : n) }' "$work/$side.queue")" >"$work/$side.start"
 done
 read -r hpid hrate <"$work/hmrf.start"
