@@ -159,19 +159,14 @@ cleanup:
 	return rc;
 }
 
-hmrf_state_t *hmrf_state_select(const hmrf_state_t *st,
-				bool (*keep)(const char *name, void *arg),
-				void *arg)
+/* A deep copy holding st's accounts idx[0..k) (ascending), in that
+ * order; NULL with errno ENOMEM. */
+static hmrf_state_t *_pick(const hmrf_state_t *st, const int *idx, int k)
 {
 	hmrf_state_t *c = calloc(1, sizeof(*c));
-	int n = names_count(st->names), k = 0;
-	int *idx = malloc((n ? n : 1) * sizeof(int));
 
-	if (!c || !idx)
+	if (!c)
 		goto nomem;
-	for (int i = 0; i < n; i++)
-		if (keep(names_get(st->names, i), arg))
-			idx[k++] = i;
 	memcpy(c->tres, st->tres, sizeof(c->tres));
 	c->charged_until = st->charged_until;
 	c->names = names_create();
@@ -185,13 +180,52 @@ hmrf_state_t *hmrf_state_select(const hmrf_state_t *st,
 			goto nomem;
 		c->last_start[j] = st->last_start[idx[j]];
 	}
-	free(idx);
 	return c;
 nomem:
-	free(idx);
 	hmrf_state_destroy(&c);
 	errno = ENOMEM;
 	return NULL;
+}
+
+hmrf_state_t *hmrf_state_select(const hmrf_state_t *st,
+				bool (*keep)(const char *name, void *arg),
+				void *arg)
+{
+	int n = names_count(st->names), k = 0;
+	int *idx = malloc((n ? n : 1) * sizeof(int));
+	hmrf_state_t *c;
+
+	if (!idx) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (int i = 0; i < n; i++)
+		if (keep(names_get(st->names, i), arg))
+			idx[k++] = i;
+	c = _pick(st, idx, k);
+	free(idx);
+	return c;
+}
+
+hmrf_state_t *hmrf_state_select_reader(const hmrf_state_t *st,
+				       const view_reader_t *v)
+{
+	int n = st && v ? names_count(st->names) : 0, k;
+	int *idx;
+	hmrf_state_t *c;
+
+	if (!st || !v) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!(idx = malloc((n ? n : 1) * sizeof(int)))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	k = view_reader_pick(v, st->names, idx);
+	c = _pick(st, idx, k);
+	free(idx);
+	return c;
 }
 
 json_object *hmrf_state_to_json(const hmrf_state_t *st)

@@ -15,6 +15,7 @@
 #include "err.h"
 #include "ledger.h"
 #include "names.h"
+#include "view.h"
 
 #define HMRF_STATE_KIND "horae-hmrf"
 #define HMRF_STATE_VERSION 1
@@ -55,6 +56,16 @@ hmrf_state_t *hmrf_state_dup(const hmrf_state_t *st);
 hmrf_state_t *hmrf_state_select(const hmrf_state_t *st,
 				bool (*keep)(const char *name, void *arg),
 				void *arg);
+
+/*
+ * What hmrf_state_select(st, view_reader_keeps, v) returns, each of v's
+ * accounts found by name rather than every account asked about
+ * (view_reader_pick()): the part of st one reader may see, at the cost of
+ * that reader's accounts.  Returns NULL with errno EINVAL (an argument
+ * NULL) or ENOMEM.
+ */
+hmrf_state_t *hmrf_state_select_reader(const hmrf_state_t *st,
+				       const view_reader_t *v);
 
 /*
  * The same usage under another TRES list: each TRES in both keeps its

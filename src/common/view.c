@@ -3,6 +3,7 @@
  * view.c - readers and the part of a document each may see.  See view.h.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ struct view_readers {
 	names_t *uids; /* "uid" -> index into reader */
 	view_reader_t *reader;
 	int count, cap;
+	int last; /* the reader last added to, or -1 */
+	const char *last_account; /* the account last added to it, or NULL */
 };
 
 view_readers_t *view_readers_create(void)
@@ -32,6 +35,7 @@ view_readers_t *view_readers_create(void)
 		errno = ENOMEM;
 		return NULL;
 	}
+	r->last = -1;
 	return r;
 }
 
@@ -80,18 +84,32 @@ static int _reader(view_readers_t *r, long uid)
 
 int view_readers_add(view_readers_t *r, long uid, const char *account)
 {
-	int i;
+	int i, j;
 
 	if (!r || uid < 0)
 		return -EINVAL;
-	i = _reader(r, uid);
-	if (i < 0)
+	/* The plugins add a pair per job, and a user's jobs mostly come
+	 * together: the last pair is known again without a lookup. */
+	if (r->last >= 0 && r->reader[r->last].uid == uid) {
+		i = r->last;
+		if (account && r->last_account &&
+		    !strcmp(account, r->last_account))
+			return 0;
+	} else if ((i = _reader(r, uid)) < 0) {
 		return i;
+	}
+	r->last = i;
+	r->last_account = NULL;
 	if (!account) {
 		r->reader[i].all = true;
 		return 0;
 	}
-	return names_intern(r->reader[i].accounts, account) < 0 ? -ENOMEM : 0;
+	j = names_intern(r->reader[i].accounts, account);
+	if (j < 0)
+		return -ENOMEM;
+	/* lent by the table, which frees its names only when destroyed */
+	r->last_account = names_get(r->reader[i].accounts, j);
+	return 0;
 }
 
 int view_readers_count(const view_readers_t *r)
@@ -150,20 +168,67 @@ bool view_reader_keeps(const char *account, void *reader)
 	return v->all || names_find(v->accounts, account) >= 0;
 }
 
-json_object *view_select_accounts(json_object *doc,
-				  bool (*keep)(const char *account, void *arg),
-				  void *arg)
+static int _by_index(const void *a, const void *b)
 {
-	json_object *rows, *out, *kept;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int view_reader_pick(const view_reader_t *v, const names_t *in, int *idx)
+{
+	int n, k = 0;
+
+	if (!v || !in || !idx)
+		return -EINVAL;
+	n = names_count(in);
+	if (v->all) {
+		for (int i = 0; i < n; i++)
+			idx[i] = i;
+		return n;
+	}
+	/* v's accounts are distinct names, so are the indices found */
+	for (int i = 0; i < names_count(v->accounts); i++) {
+		int j = names_find(in, names_get(v->accounts, i));
+
+		if (j >= 0)
+			idx[k++] = j;
+	}
+	qsort(idx, (size_t)k, sizeof(*idx), _by_index);
+	return k;
+}
+
+/* doc's "accounts" array, or NULL when doc is not an object with one. */
+static json_object *_rows_of(json_object *doc)
+{
+	json_object *rows;
 
 	if (!json_object_is_type(doc, json_type_object) ||
 	    !json_object_object_get_ex(doc, "accounts", &rows) ||
-	    !json_object_is_type(rows, json_type_array)) {
-		errno = EINVAL;
+	    !json_object_is_type(rows, json_type_array))
 		return NULL;
-	}
-	out = json_object_new_object();
-	kept = json_object_new_array();
+	return rows;
+}
+
+/* Row i's "account", or NULL when it has no string one. */
+static const char *_row_account(json_object *rows, size_t i)
+{
+	json_object *row = json_object_array_get_idx(rows, i), *name;
+
+	if (!json_object_object_get_ex(row, "account", &name) ||
+	    !json_object_is_type(name, json_type_string))
+		return NULL;
+	return json_object_get_string(name);
+}
+
+/* A copy of doc with rows[pick[0..k)] (ascending) as its "accounts" and
+ * its other fields shared; NULL with errno ENOMEM. */
+static json_object *_cut(json_object *doc, json_object *rows, const int *pick,
+			 size_t k)
+{
+	json_object *out = json_object_new_object();
+	json_object *kept = json_object_new_array();
+
 	if (!out || !kept)
 		goto nomem;
 	json_object_object_foreach(doc, key, val)
@@ -175,13 +240,9 @@ json_object *view_select_accounts(json_object *doc,
 			goto nomem;
 		}
 	}
-	for (size_t i = 0; i < json_object_array_length(rows); i++) {
-		json_object *row = json_object_array_get_idx(rows, i), *name;
+	for (size_t i = 0; i < k; i++) {
+		json_object *row = json_object_array_get_idx(rows, pick[i]);
 
-		if (!json_object_object_get_ex(row, "account", &name) ||
-		    !json_object_is_type(name, json_type_string) ||
-		    !keep(json_object_get_string(name), arg))
-			continue;
 		if (json_object_array_add(kept, json_object_get(row))) {
 			json_object_put(row);
 			goto nomem;
@@ -195,4 +256,141 @@ nomem:
 	json_object_put(out);
 	errno = ENOMEM;
 	return NULL;
+}
+
+json_object *view_select_accounts(json_object *doc,
+				  bool (*keep)(const char *account, void *arg),
+				  void *arg)
+{
+	json_object *rows = _rows_of(doc), *out;
+	size_t n, k = 0;
+	int *pick;
+
+	if (!rows) {
+		errno = EINVAL;
+		return NULL;
+	}
+	n = json_object_array_length(rows);
+	if (!(pick = malloc((n ? n : 1) * sizeof(*pick)))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *account = _row_account(rows, i);
+
+		if (account && keep(account, arg))
+			pick[k++] = (int)i;
+	}
+	out = _cut(doc, rows, pick, k);
+	free(pick);
+	return out;
+}
+
+struct view_rows {
+	json_object *doc; /* a reference */
+	json_object *rows; /* its "accounts" */
+	names_t *names; /* the accounts the rows name */
+	int *first; /* by name: its first row */
+	int *next; /* by row: the next row of the same name, or -1 */
+	int *named; /* the rows that name an account, ascending */
+	int nnamed;
+};
+
+void view_rows_destroy(view_rows_t **rows)
+{
+	view_rows_t *r = rows ? *rows : NULL;
+
+	if (!r)
+		return;
+	json_object_put(r->doc);
+	names_destroy(&r->names);
+	free(r->first);
+	free(r->next);
+	free(r->named);
+	free(r);
+	*rows = NULL;
+}
+
+view_rows_t *view_rows_create(json_object *doc)
+{
+	json_object *rows = _rows_of(doc);
+	view_rows_t *r;
+	size_t n;
+	int *last = NULL;
+
+	if (!rows) {
+		errno = EINVAL;
+		return NULL;
+	}
+	n = json_object_array_length(rows);
+	if (n > (size_t)INT_MAX) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		goto nomem;
+	r->doc = json_object_get(doc);
+	r->rows = rows;
+	r->names = names_create();
+	r->first = malloc((n ? n : 1) * sizeof(*r->first));
+	r->next = malloc((n ? n : 1) * sizeof(*r->next));
+	r->named = malloc((n ? n : 1) * sizeof(*r->named));
+	last = malloc((n ? n : 1) * sizeof(*last));
+	if (!r->names || !r->first || !r->next || !r->named || !last)
+		goto nomem;
+	for (size_t i = 0; i < n; i++) {
+		const char *account = _row_account(rows, i);
+		int had = names_count(r->names), j;
+
+		r->next[i] = -1;
+		if (!account)
+			continue;
+		if ((j = names_intern(r->names, account)) < 0)
+			goto nomem;
+		if (j == had)
+			r->first[j] = (int)i;
+		else
+			r->next[last[j]] = (int)i;
+		last[j] = (int)i;
+		r->named[r->nnamed++] = (int)i;
+	}
+	free(last);
+	return r;
+nomem:
+	free(last);
+	view_rows_destroy(&r);
+	errno = ENOMEM;
+	return NULL;
+}
+
+json_object *view_rows_select(const view_rows_t *rows, const view_reader_t *v)
+{
+	json_object *out;
+	int *pick, k = 0;
+
+	if (!rows || !v) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (v->all)
+		return _cut(rows->doc, rows->rows, rows->named,
+			    (size_t)rows->nnamed);
+	if (!(pick = malloc((rows->nnamed ? rows->nnamed : 1) *
+			    sizeof(*pick)))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* v's accounts are distinct, so are their rows */
+	for (int i = 0; i < names_count(v->accounts); i++) {
+		int j = names_find(rows->names, names_get(v->accounts, i));
+
+		for (int row = j >= 0 ? rows->first[j] : -1; row >= 0;
+		     row = rows->next[row])
+			pick[k++] = row;
+	}
+	qsort(pick, (size_t)k, sizeof(*pick), _by_index);
+	out = _cut(rows->doc, rows->rows, pick, (size_t)k);
+	free(pick);
+	return out;
 }

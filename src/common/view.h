@@ -14,6 +14,8 @@
 
 #include <json-c/json.h>
 
+#include "names.h"
+
 typedef struct view_readers view_readers_t;
 typedef struct view_reader view_reader_t;
 
@@ -49,6 +51,16 @@ uint64_t view_reader_signature(const view_reader_t *v);
 bool view_reader_keeps(const char *account, void *reader);
 
 /*
+ * The indices of the names in `in` that v may see, ascending, in idx
+ * (room for names_count(in)): every one for an operator, else each of v's
+ * accounts that `in` has, found by name, so that a reader of a few
+ * accounts costs as much among ten accounts as among ten thousand (asking
+ * view_reader_keeps() of every name costs a lookup per name per reader).
+ * Returns how many, or -EINVAL (an argument NULL).
+ */
+int view_reader_pick(const view_reader_t *v, const names_t *in, int *idx);
+
+/*
  * A copy of doc (an object with an "accounts" array of objects whose
  * "account" is a string, as the shares documents are) with only the rows
  * keep(account, arg) accepts; the other fields are shared with doc (json-c
@@ -59,5 +71,26 @@ bool view_reader_keeps(const char *account, void *reader);
 json_object *view_select_accounts(json_object *doc,
 				  bool (*keep)(const char *account, void *arg),
 				  void *arg);
+
+/*
+ * The rows of a document as view_select_accounts() reads it, indexed by
+ * their "account" once, so that each reader's rows are found by name
+ * (view_rows_select()) rather than by asking of every row.  Holds a
+ * reference to doc.  NULL with errno EINVAL (doc not such an object) or
+ * ENOMEM.
+ */
+typedef struct view_rows view_rows_t;
+view_rows_t *view_rows_create(json_object *doc);
+
+/* Free it (and its reference to the document); *rows set to NULL.
+ * NULL-safe. */
+void view_rows_destroy(view_rows_t **rows);
+
+/*
+ * What view_select_accounts(doc, view_reader_keeps, v) returns, the same
+ * rows in the same order, each of v's accounts looked up.  A new
+ * reference, or NULL with errno EINVAL (an argument NULL) or ENOMEM.
+ */
+json_object *view_rows_select(const view_rows_t *rows, const view_reader_t *v);
 
 #endif /* HORAE_VIEW_H */
