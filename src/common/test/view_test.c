@@ -10,6 +10,7 @@
 
 #include "check_run.h"
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,62 @@ static const view_reader_t *_gen_reader(view_readers_t *r, rng_t *g,
 	}
 	return view_readers_find(r, 1);
 }
+
+/* Readers made of pairs added in runs (the same pair again, the same user
+ * with another account, an operator's NULL), as the plugins add a pair
+ * per job, see what a plain table of the pairs says, over 200 generated
+ * sequences of 300 pairs of 10 users and 10 accounts. */
+START_TEST(test_readers_generated)
+{
+	rng_t g;
+	char name[16];
+
+	rng_seed(&g, gen_seed(7303));
+	for (int c = 0; c < 200; c++) {
+		view_readers_t *r = view_readers_create();
+		bool sees[10][10] = { { false } }, all[10] = { false };
+		bool is[10] = { false };
+		int u = 0, a = 0, users = 0;
+
+		for (int i = 0; i < 300; i++) {
+			uint64_t step = rng_below(&g, 10);
+
+			if (step >= 5) { /* the same pair again */
+			} else if (step >= 3) {
+				a = (int)rng_below(&g, 10);
+			} else {
+				u = (int)rng_below(&g, 10);
+				a = (int)rng_below(&g, 10);
+			}
+			snprintf(name, sizeof(name), "a%d", a);
+			if (!rng_below(&g, 50)) {
+				ck_assert_int_eq(view_readers_add(r, u, NULL),
+						 0);
+				all[u] = true;
+			} else {
+				ck_assert_int_eq(view_readers_add(r, u, name),
+						 0);
+				sees[u][a] = true;
+			}
+			is[u] = true;
+		}
+		for (int x = 0; x < 10; x++) {
+			const view_reader_t *v = view_readers_find(r, x);
+
+			users += is[x];
+			ck_assert_int_eq(v != NULL, is[x]);
+			for (int y = 0; v && y < 10; y++) {
+				snprintf(name, sizeof(name), "a%d", y);
+				ck_assert_int_eq(view_reader_keeps(name,
+								   (void *)v),
+						 all[x] || sees[x][y]);
+			}
+		}
+		ck_assert_int_eq(view_readers_count(r), users);
+		view_readers_destroy(&r);
+	}
+}
+END_TEST
 
 /* view_reader_pick() gives the indices view_reader_keeps() accepts, in
  * order, over 300 tables of up to 60 names and readers drawn at random. */
@@ -262,6 +319,7 @@ int main(void)
 	tcase_add_test(tc, test_readers);
 	tcase_add_test(tc, test_many_readers);
 	tcase_add_test(tc, test_select_accounts);
+	tcase_add_test(tc, test_readers_generated);
 	tcase_add_test(tc, test_pick_generated);
 	tcase_add_test(tc, test_rows_generated);
 	tcase_add_test(tc, test_rows_bad);
