@@ -3,7 +3,7 @@
 # t0032: sfair under PrivateData=usage on a real cluster.  Users who are
 # not operators see only the accounts they have jobs in (their own view,
 # published by priority/hmrf and select/eunomia, readable by them alone,
-# refreshed every ten periods);
+# refreshed every ten periods, and made again when removed);
 # root sees every account; a user without jobs is told why there is
 # nothing; nobody can read another user's view.  Without PrivateData the
 # plugins' files are readable by all and the views go away.
@@ -61,6 +61,17 @@ tap_check "a view is written again within ten periods ($first, then $second)" \
 sleep 3
 tap_check "and not in the three periods after ($second, then $(computed))" \
 	test "$(computed)" = "$second"
+# A view that goes (removed by hand) is made again at the next period,
+# due or not: each publication reads the view directory.  The refresh
+# above was just now, so the next one is some seven periods away.
+ev=$state/horae_view/65534.horae_eunomia.shares
+rm -f "$v" "$ev"
+for _ in $(seq 20); do
+	[ -f "$v" ] && [ -f "$ev" ] && break
+	sleep 0.2
+done
+tap_check "views removed by hand are back within four periods, before their refresh is due ($(ls "$state/horae_view" | tr '\n' ' '))" \
+	test -f "$v" -a -f "$ev"
 
 mode() { stat -c %a "$1" 2>&1; }
 tap_check "the plugins' own files are private ($(mode "$state/horae_hmrf.state") $(mode "$state/horae_hmrf.shares") $(mode "$state/horae_eunomia.shares"))" \

@@ -113,9 +113,9 @@ view_readers_t *views_readers(void)
 	return r;
 }
 
-json_object *views_cut_accounts(void *doc, const view_reader_t *r)
+json_object *views_cut_accounts(void *rows, const view_reader_t *r)
 {
-	return view_select_accounts(doc, view_reader_keeps, (void *)r);
+	return view_rows_select(rows, r);
 }
 
 /*
@@ -143,10 +143,34 @@ static char *_dir(const char *state_dir)
 	return dir;
 }
 
-/* Remove the views of name whose uid is not a reader, and any NAME.new
- * a cut publication left behind. */
+/* The uids whose views stay, ascending (_prune). */
+typedef struct present {
+	long *uid;
+	size_t n, cap;
+} present_t;
+
+static int _by_uid(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Whether uid's view of the name was there when _prune read the
+ * directory. */
+static bool _present(const present_t *p, long uid)
+{
+	return p->n && bsearch(&uid, p->uid, p->n, sizeof(*p->uid), _by_uid);
+}
+
+/*
+ * Remove the views of name whose uid is not a reader, and any NAME.new a
+ * cut publication left behind; note in *p the readers whose view is
+ * there, so that publishing asks no more of the file system per reader
+ * than this one reading of the directory.
+ */
 static void _prune(const char *dir, const char *name,
-		   const view_readers_t *readers)
+		   const view_readers_t *readers, present_t *p)
 {
 	DIR *d = opendir(dir);
 	size_t len = strlen(name);
@@ -166,14 +190,22 @@ static void _prune(const char *dir, const char *name,
 		leftover = !strcmp(rest + len, ".new");
 		if (!current && !leftover)
 			continue;
-		if (current && view_readers_find(readers, uid))
+		if (current && view_readers_find(readers, uid)) {
+			if (p->n == p->cap) {
+				p->cap = p->cap ? 2 * p->cap : 64;
+				xrealloc(p->uid, p->cap * sizeof(*p->uid));
+			}
+			p->uid[p->n++] = uid;
 			continue;
+		}
 		path = xstrdup_printf("%s/%s", dir, e->d_name);
 		if (unlink(path) && errno != ENOENT)
 			error("%s: cannot remove %s: %m", plugin_type, path);
 		xfree(path);
 	}
 	closedir(d);
+	if (p->n)
+		qsort(p->uid, p->n, sizeof(*p->uid), _by_uid);
 }
 
 /* Whether publishing name failed last time, so a lasting failure is
@@ -233,30 +265,32 @@ void views_publish(const char *state_dir, const char *name, const char *kind,
 	char *dir = NULL;
 	int n = view_readers_count(readers), failed = 0;
 	horae_err_t err = { 0 }, first = { 0 };
+	present_t present = { 0 };
 
 	if (!readers) {
 		/* Not private (any more): no view of anybody stays. */
 		dir = xstrdup_printf("%s/%s", state_dir, VIEW_DIR);
-		_prune(dir, name, NULL);
+		_prune(dir, name, NULL, &present);
+		xfree(present.uid);
 		view_clock_keep(clock, NULL);
 		xfree(dir);
 		return;
 	}
 	if (!(dir = _dir(state_dir)))
 		return;
+	_prune(dir, name, readers, &present);
 	for (int i = 0; i < n; i++) {
 		const view_reader_t *r = view_readers_get(readers, i);
 		long uid = view_reader_uid(r);
 		uint64_t sig = view_reader_signature(r);
-		char *path = xstrdup_printf("%s/%ld.%s", dir, uid, name);
+		char *path;
 		json_object *doc;
 
 		/* Not due, and still there (nobody removed it). */
 		if (!view_clock_due(clock, uid, sig, now, every) &&
-		    !access(path, F_OK)) {
-			xfree(path);
+		    _present(&present, uid))
 			continue;
-		}
+		path = xstrdup_printf("%s/%ld.%s", dir, uid, name);
 		doc = cut(src, r);
 		if (!doc)
 			snprintf(err.text, sizeof(err.text),
@@ -272,7 +306,7 @@ void views_publish(const char *state_dir, const char *name, const char *kind,
 		json_object_put(doc);
 		xfree(path);
 	}
-	_prune(dir, name, readers);
+	xfree(present.uid);
 	/* Out of memory, the absent stay in the clock; their files are gone,
 	 * so they are due when they come back all the same. */
 	(void)view_clock_keep(clock, readers);

@@ -38,10 +38,11 @@ view_readers_t *views_readers(void);
 
 /*
  * Publish as StateSaveLocation/horae_view/UID.name, for each reader whose
- * view is due (view_clock.h: new, missing, seeing other accounts, or
- * published `every` seconds ago or more), the document cut(src, reader)
- * returns (consumed), as kind, version; remove the views of name of users
- * who are no longer readers (all of them when readers is NULL).  Logs
+ * view is due (view_clock.h: new, seeing other accounts, or published
+ * `every` seconds ago or more; or missing from the directory, which is
+ * read once a call), the document cut(src, reader) returns (consumed),
+ * as kind, version; remove the views of name of users who are no longer
+ * readers (all of them when readers is NULL).  Logs
  * failures, once per kind of failure until it works again; a view that
  * failed is due again the next time.  Call with no lock held, from one
  * thread for a given name.
@@ -54,7 +55,8 @@ void views_publish(const char *state_dir, const char *name, const char *kind,
 /* Forget when the views were published (the plugin's fini). */
 void views_fini(void);
 
-/* A cut for the shares documents: the rows of the reader's accounts. */
-json_object *views_cut_accounts(void *doc, const view_reader_t *r);
+/* A cut for the shares documents: the rows of the reader's accounts;
+ * rows is the document's view_rows_t (view.h), made once a publication. */
+json_object *views_cut_accounts(void *rows, const view_reader_t *r);
 
 #endif /* HORAE_VIEWS_H */

@@ -117,8 +117,7 @@ static void _drain_ends(const char *when)
 /* One reader's part of the usage, for views_publish(). */
 static json_object *_cut_state(void *snap, const view_reader_t *r)
 {
-	hmrf_state_t *part = hmrf_state_select(snap, view_reader_keeps,
-					       (void *)r);
+	hmrf_state_t *part = hmrf_state_select_reader(snap, r);
 	json_object *doc = part ? hmrf_state_to_json(part) : NULL;
 
 	hmrf_state_destroy(&part);
@@ -151,10 +150,19 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 		views_publish(dir, "horae_hmrf.state", HMRF_STATE_KIND,
 			      HMRF_STATE_VERSION, every, _cut_state, snap,
 			      readers);
-	if (shares)
-		views_publish(dir, "horae_hmrf.shares", HMRF_SHARES_KIND,
-			      HMRF_SHARES_VERSION, every, views_cut_accounts,
-			      shares, readers);
+	if (shares) {
+		view_rows_t *rows = readers ? view_rows_create(shares) : NULL;
+
+		if (readers && !rows)
+			error("%s: cannot publish the views of the shares (PrivateData=usage): %m",
+			      plugin_type);
+		else
+			views_publish(dir, "horae_hmrf.shares",
+				      HMRF_SHARES_KIND, HMRF_SHARES_VERSION,
+				      every, views_cut_accounts, rows,
+				      readers);
+		view_rows_destroy(&rows);
+	}
 	view_readers_destroy(&readers);
 }
 

@@ -288,6 +288,7 @@ static void _publish(json_object *doc, const char *path, bool views,
 		     double period)
 {
 	view_readers_t *readers;
+	view_rows_t *rows;
 	horae_err_t err;
 
 	if (!doc)
@@ -298,11 +299,16 @@ static void _publish(json_object *doc, const char *path, bool views,
 			  doc, views_file_reader(), &err))
 		error("%s: %s", plugin_type, err.text);
 	readers = views ? views_readers() : NULL;
-	if (views)
+	rows = readers ? view_rows_create(doc) : NULL;
+	if (readers && !rows)
+		error("%s: cannot publish the views of the shares (PrivateData=usage): %m",
+		      plugin_type);
+	else if (views)
 		views_publish(slurm_conf.state_save_location, "horae_eunomia.shares",
 			      EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
 			      VIEW_REFRESH_PERIODS * period,
-			      views_cut_accounts, doc, readers);
+			      views_cut_accounts, rows, readers);
+	view_rows_destroy(&rows);
 	view_readers_destroy(&readers);
 	json_object_put(doc);
 }
