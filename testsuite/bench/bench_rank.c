@@ -4,10 +4,13 @@
  * accounts, and how the core's other hot paths fare: advancing sliding
  * windows, saving and loading the state of many accounts, and publishing
  * the views of it that PrivateData=usage gives each user (as the plugin
- * does each Period: the user's accounts cut out, written with an ACL for
- * that user; one file a user).  Prints figures; asserts nothing.
+ * does each Period: who may read what listed from the jobs, the user's
+ * accounts cut out, written with an ACL for that user; one file a user).
+ * Prints figures; asserts nothing.
  *
  *   bench_rank [JOBS [ACCOUNTS [REPEATS]]]     (100000 1000 5)
+ *
+ * The files go to a directory made in $TMPDIR (/tmp).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -44,8 +47,7 @@ static double _cpu(void)
 static int _view_one(const hmrf_state_t *st, const char *dir,
 		     const view_reader_t *v, size_t *bytes)
 {
-	hmrf_state_t *part = hmrf_state_select(st, view_reader_keeps,
-					       (void *)v);
+	hmrf_state_t *part = hmrf_state_select_reader(st, v);
 	json_object *doc = part ? hmrf_state_to_json(part) : NULL;
 	char file[128];
 	horae_err_t err;
@@ -152,6 +154,44 @@ static double _median(double *v, int n)
 	qsort(v, n, sizeof(*v), _cmp);
 	return v[n / 2];
 }
+/*
+ * Who may read what under PrivateData=usage, as the plugins list it each
+ * period (views_readers(): a pair of uid and account per job, under
+ * slurmctld's job read lock): njobs jobs of 1,000 users of one account
+ * each, the user's jobs together (as a user's batch is queued) or each
+ * job another user's; the median of reps listings.
+ */
+static void _readers(size_t njobs, int reps)
+{
+	enum { USERS = 1000 };
+	static char account[USERS][32];
+	const int users = USERS;
+	double t[64];
+
+	for (int u = 0; u < users; u++)
+		snprintf(account[u], sizeof(account[u]), "account%d", u);
+	for (int spread = 0; spread < 2; spread++) {
+		for (int rep = 0; rep < reps; rep++) {
+			view_readers_t *r = view_readers_create();
+			double t0 = _cpu();
+
+			for (size_t j = 0; j < njobs && r; j++) {
+				long u = spread ? (long)(j % users) :
+						  (long)(j * users / njobs);
+
+				view_readers_add(r, 100000 + u, account[u]);
+			}
+			t[rep] = _cpu() - t0;
+			view_readers_destroy(&r);
+		}
+		printf("readers (PrivateData=usage): %zu jobs of %d users, %s: %.1f ms CPU (median of %d)\n",
+		       njobs, users,
+		       spread ? "each job another user's" :
+				"a user's jobs together",
+		       _median(t, reps) * 1e3, reps);
+	}
+}
+
 
 int main(int argc, char **argv)
 {
@@ -203,7 +243,8 @@ int main(int argc, char **argv)
 	window_spec_t w = { WINDOW_SLIDING, 7 * 86400 };
 	hmrf_state_t *st = hmrf_state_create(&w, 0, "cpu,mem,node,gres/gpu",
 					     0, NULL);
-	char name[32], path[64] = "/tmp/horae-bench.XXXXXX";
+	const char *tmpdir = getenv("TMPDIR");
+	char name[32], path[4096];
 	tres_vec_t rate = p.capacity;
 	json_object *doc, *back;
 	horae_err_t err, warn;
@@ -220,6 +261,11 @@ int main(int argc, char **argv)
 	ledger_advance(st->usage, 8 * 86400);
 	printf("ledger_advance: 10000 accounts x 65 buckets, one day on: %.1f ms\n",
 	       (_now() - t0) * 1e3);
+	/* TMPDIR: the file system the state and views go to (on an ext4
+	 * without a journal, creating a file after many were removed
+	 * costs more the more were removed in the last minutes) */
+	snprintf(path, sizeof(path), "%s/horae-bench.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(path))
 		return 1;
 	strcat(path, "/state");
@@ -244,6 +290,7 @@ int main(int argc, char **argv)
 	strcat(path, ".old");
 	unlink(path);
 	*strrchr(path, '/') = '\0';
+	_readers(njobs, reps);
 	for (int rep = 0; rep < 3; rep++)
 		if (_views(st, path, 1000, false, 20) ||
 		    _views(st, path, 1, true, 0))
