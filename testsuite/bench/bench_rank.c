@@ -154,6 +154,7 @@ static double _median(double *v, int n)
 	qsort(v, n, sizeof(*v), _cmp);
 	return v[n / 2];
 }
+
 /*
  * Who may read what under PrivateData=usage, as the plugins list it each
  * period (views_readers(): a pair of uid and account per job, under
@@ -191,7 +192,6 @@ static void _readers(size_t njobs, int reps)
 		       _median(t, reps) * 1e3, reps);
 	}
 }
-
 
 int main(int argc, char **argv)
 {
