@@ -3,7 +3,8 @@
 # t0032: sfair under PrivateData=usage on a real cluster.  Users who are
 # not operators see only the accounts they have jobs in (their own view,
 # published by priority/hmrf and select/eunomia, readable by them alone,
-# refreshed every ten periods, and made again when removed);
+# refreshed every ten periods, and made again when removed; a job that
+# waits counts as one that runs);
 # root sees every account; a user without jobs is told why there is
 # nothing; nobody can read another user's view.  Without PrivateData the
 # plugins' files are readable by all and the views go away.
@@ -130,6 +131,25 @@ tap_check "nor the plugins' own usage" \
 out=$(hc_as 65534 "$sfair" -D -n -P 2>&1)
 rc=$?
 tap_check "sfair -D works for nobody too (rc $rc: $out)" test "$rc" = 0
+
+# A user whose only job waits (held) reads its account too: each
+# plugin lists the readers in the walk of the jobs it makes anyway, every
+# job whatever its state.  sys (uid 3) in daemon's account.
+hc_as 3 sbatch -H -A daemons -n 1 -D /tmp -o /dev/null --wrap 'sleep 1' \
+	>/dev/null
+sys_views="$state/horae_view/3.horae_hmrf.state $state/horae_view/3.horae_hmrf.shares $state/horae_view/3.horae_eunomia.shares"
+for _ in $(seq 50); do
+	missing=0
+	for f in $sys_views; do [ -f "$f" ] || missing=1; done
+	[ $missing = 0 ] && break
+	sleep 0.2
+done
+tap_ok "a user with only a held job gets a view from both plugins" $missing \
+	"$(ls -l "$state/horae_view" 2>&1)"
+out=$(hc_as 3 "$sfair" -n -P -o Account 2>&1)
+tap_check "and sees only that job's account ($(echo $out))" \
+	test "$out" = daemons
+scancel -u sys
 
 # PrivateData off: everything readable, no view left behind.
 sed -i '/^PrivateData=/d' "$SLURM_CONF"

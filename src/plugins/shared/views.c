@@ -19,8 +19,6 @@
 #include "src/common/log.h"
 #include "src/common/xmalloc.h"
 #include "src/common/xstring.h"
-#include "src/slurmctld/locks.h"
-#include "src/slurmctld/slurmctld.h"
 #include "horae_compat.h"
 
 #include "common/state.h"
@@ -29,13 +27,10 @@
 extern const char plugin_type[];
 
 /*
- * select/eunomia is loaded by slurmd too, which has no job list, and by
- * programs on libslurm (sfair --explain, to unpack job records), which
- * has no assoc_mgr: these resolve in slurmctld only.
+ * select/eunomia is loaded by slurmd too and by programs on libslurm
+ * (sfair --explain, to unpack job records), which have no assoc_mgr:
+ * these resolve in slurmctld only.
  */
-#pragma weak job_list
-#pragma weak lock_slurmctld
-#pragma weak unlock_slurmctld
 #pragma weak assoc_mgr_lock
 #pragma weak assoc_mgr_unlock
 #pragma weak assoc_mgr_assoc_list
@@ -68,32 +63,34 @@ static void _add(view_readers_t *r, uid_t uid, const char *account)
 		      plugin_type);
 }
 
-view_readers_t *views_readers(void)
+view_readers_t *views_readers_begin(void)
 {
-	slurmctld_lock_t jlocks = { .job = READ_LOCK };
-	assoc_mgr_lock_t alocks = { .assoc = READ_LOCK, .user = READ_LOCK };
 	view_readers_t *r;
+
+	if (!views_private() || !&assoc_mgr_lock)
+		return NULL;
+	if (!(r = view_readers_create()))
+		error("%s: out of memory listing who may see which account",
+		      plugin_type);
+	return r;
+}
+
+void views_readers_job(view_readers_t *r, uint32_t uid, const char *account)
+{
+	if (r && account)
+		_add(r, (uid_t)uid, account);
+}
+
+view_readers_t *views_readers_finish(view_readers_t *r)
+{
+	assoc_mgr_lock_t alocks = { .assoc = READ_LOCK, .user = READ_LOCK };
 	list_itr_t *it;
-	job_record_t *job;
 	slurmdb_assoc_rec_t *assoc;
 	slurmdb_user_rec_t *user;
 
-	if (!views_private() || !&lock_slurmctld || !&assoc_mgr_lock)
+	if (!r)
 		return NULL;
-	if (!(r = view_readers_create())) {
-		error("%s: out of memory listing who may see which account",
-		      plugin_type);
-		return NULL;
-	}
-	lock_slurmctld(jlocks);
 	assoc_mgr_lock(&alocks);
-	if (job_list) {
-		it = list_iterator_create(job_list);
-		while ((job = list_next(it)))
-			if (job->account)
-				_add(r, job->user_id, job->account);
-		list_iterator_destroy(it);
-	}
 	if (assoc_mgr_assoc_list) {
 		it = list_iterator_create(assoc_mgr_assoc_list);
 		while ((assoc = list_next(it)))
@@ -109,7 +106,6 @@ view_readers_t *views_readers(void)
 		list_iterator_destroy(it);
 	}
 	assoc_mgr_unlock(&alocks);
-	unlock_slurmctld(jlocks);
 	return r;
 }
 

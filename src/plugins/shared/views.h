@@ -14,6 +14,7 @@
 #define HORAE_VIEWS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <json-c/json.h>
 
@@ -31,10 +32,19 @@ long views_file_reader(void);
  * The readers under PrivateData=usage: each user with a job in slurmctld
  * (its accounts) or an association (its accounts), each operator (every
  * account); not root nor SlurmUser, who read the plugins' own files.
- * Takes the job read and assoc_mgr read locks: call with none held.
- * Returns NULL when usage is not private.
+ * Listed in three steps, so that the jobs come from the walk of job_list
+ * the plugin makes anyway (no walk of its own under slurmctld's locks):
+ *
+ * views_readers_begin() starts a listing: NULL when usage is not private
+ * (or out of memory, logged), and every call below takes NULL as nothing
+ * to do.  views_readers_job() adds a job's user as a reader of the job's
+ * account.  views_readers_finish() adds the associations and operators
+ * from assoc_mgr, taking its association and user read locks (call with
+ * none of assoc_mgr's locks held), and returns r.
  */
-view_readers_t *views_readers(void);
+view_readers_t *views_readers_begin(void);
+void views_readers_job(view_readers_t *r, uint32_t uid, const char *account);
+view_readers_t *views_readers_finish(view_readers_t *r);
 
 /*
  * Publish as StateSaveLocation/horae_view/UID.name, for each reader whose

@@ -295,6 +295,12 @@ static void _fetch_visited(const job_record_t *job_ptr)
 	__builtin_prefetch(&job_ptr->tres_req_cnt);
 }
 
+/* And the one the readers' listing reads (PrivateData=usage). */
+static void _fetch_reader(const job_record_t *job_ptr)
+{
+	__builtin_prefetch(&job_ptr->user_id);
+}
+
 static void _fetch_visited_targets(const job_record_t *job_ptr)
 {
 	__builtin_prefetch(job_ptr->account);
@@ -349,6 +355,13 @@ struct hmrf_scratch {
 	double *fac, *efac, *dur;
 	job_record_t **pend_ptr;
 	bool *has_jobs;
+	/* Under PrivateData=usage, each job's user and account index as
+	 * the walk met them, a run of the same pair noted once
+	 * (hmrf_recalc_readers). */
+	uint32_t *reader_uid;
+	int *reader_account;
+	size_t nreaders;
+	bool readers; /* the last walk noted them, not listed since */
 	/* what the gather hands the ranking, and the ranking the write */
 	double now;
 	size_t npend; /* pending jobs in pend, fac, efac, byvisit */
@@ -362,7 +375,7 @@ struct hmrf_scratch {
 	/* how many each has room for */
 	size_t all_cap, pend_cap, account_cap, amounts_cap, order_cap,
 		byvisit_cap, fac_cap, efac_cap, dur_cap, pend_ptr_cap,
-		has_jobs_cap;
+		has_jobs_cap, reader_uid_cap, reader_account_cap;
 };
 
 void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
@@ -382,6 +395,8 @@ void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
 	xfree(s->dur);
 	xfree(s->pend_ptr);
 	xfree(s->has_jobs);
+	xfree(s->reader_uid);
+	xfree(s->reader_account);
 	xfree(*scratch);
 }
 
@@ -429,6 +444,7 @@ typedef struct recalc {
 	int *account; /* s->account */
 	double *amounts; /* s->amounts */
 	size_t npend;
+	bool readers; /* note each job's user (PrivateData=usage) */
 } recalc_t;
 
 static int _by_eligible(const void *a, const void *b)
@@ -465,6 +481,19 @@ static void _add_pending(recalc_t *r, int a, job_record_t *job_ptr)
 	hmrf_books_waiting(r->ctx->books, a, &tres, p->eligible);
 }
 
+/* Note that uid may read account a's part, unless the last job noted
+ * the same pair; the walk made room for a pair per job (_walk). */
+static void _note_reader(struct hmrf_scratch *s, uint32_t uid, int a)
+{
+	size_t n = s->nreaders;
+
+	if (n && s->reader_uid[n - 1] == uid && s->reader_account[n - 1] == a)
+		return;
+	s->reader_uid[n] = uid;
+	s->reader_account[n] = a;
+	s->nreaders++;
+}
+
 /*
  * The one walk over job_list: every account that appears gets an index,
  * in the order of the list; the books are told what runs (since when),
@@ -479,6 +508,8 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 
 	if (a < 0)
 		return;
+	if (r->readers)
+		_note_reader(r->s, job_ptr->user_id, a);
 	if (IS_JOB_RUNNING(job_ptr)) {
 		v = _vec(ctx, job_ptr->tres_alloc_cnt);
 		if (hmrf_books_running(ctx->books, a, &v,
@@ -529,14 +560,22 @@ static void _walk(recalc_t *r)
 	s->ntres = tres_layout_count(r->ctx->layout);
 	ROOM(s, account, all.cap + 1);
 	ROOM(s, amounts, (all.cap + 1) * (s->ntres + 1));
+	s->nreaders = 0;
+	if (r->readers) {
+		ROOM(s, reader_uid, all.cap + 1);
+		ROOM(s, reader_account, all.cap + 1);
+	}
 	all.job = s->all;
 	r->pend = s->pend;
 	r->account = s->account;
 	r->amounts = s->amounts;
 	list_for_each_ro(job_list, _collect, &all);
 	for (size_t i = 0; i < all.n; i++) {
-		if (i + 2 * HMRF_AHEAD < all.n)
+		if (i + 2 * HMRF_AHEAD < all.n) {
 			_fetch_visited(all.job[i + 2 * HMRF_AHEAD]);
+			if (r->readers)
+				_fetch_reader(all.job[i + 2 * HMRF_AHEAD]);
+		}
 		if (i + HMRF_AHEAD < all.n)
 			_fetch_visited_targets(all.job[i + HMRF_AHEAD]);
 		_visit(r, all.job[i]);
@@ -780,6 +819,7 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 	s = r.s = ctx->scratch;
 	s->ranked = s->prepared = s->ordered = s->eunomia = false;
 	s->accounts = false;
+	r.readers = views_private();
 	hmrf_tres_refresh(ctx);
 	_capacity(ctx, &cap, &all);
 	hmrf_books_set_configured(ctx->books, &all);
@@ -790,6 +830,7 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 	hmrf_ctx_new_walk(ctx);
 	_walk(&r);
 	hmrf_ctx_new_walk(ctx); /* a job's end, after, checks again */
+	s->readers = r.readers;
 	s->npend = r.npend;
 	s->now = r.now;
 	/* The Eunomia factors read the job records, in the jobs' order, and
@@ -835,6 +876,23 @@ void hmrf_recalc_rank(hmrf_ctx_t *ctx)
 	/* The view sfair shows, as the books count it. */
 	json_object_put(ctx->shares);
 	ctx->shares = hmrf_books_view(ctx->books);
+}
+
+view_readers_t *hmrf_recalc_readers(hmrf_ctx_t *ctx)
+{
+	struct hmrf_scratch *s = ctx->scratch;
+	view_readers_t *r;
+
+	if (!s || !s->readers)
+		return NULL;
+	s->readers = false;
+	if (!(r = views_readers_begin()))
+		return NULL;
+	for (size_t i = 0; i < s->nreaders; i++)
+		views_readers_job(r, s->reader_uid[i],
+				  hmrf_books_name(ctx->books,
+						  s->reader_account[i]));
+	return r;
 }
 
 /* How far ahead of the job being written the write checks a job

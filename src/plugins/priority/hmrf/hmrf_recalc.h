@@ -12,6 +12,7 @@
 
 #include "src/slurmctld/slurmctld.h"
 
+#include "views.h"
 #include "hmrf_ctx.h"
 
 /* Where each charged TRES sits in slurmctld's TRES arrays, and what the
@@ -52,6 +53,16 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now);
 void hmrf_recalc_close(hmrf_ctx_t *ctx);
 void hmrf_recalc_rank(hmrf_ctx_t *ctx);
 void hmrf_recalc_write(hmrf_ctx_t *ctx);
+
+/*
+ * Under PrivateData=usage, the readers the last gather's walk met (each
+ * job's user, of the job's account), begun for views_readers_finish()
+ * (views.h); NULL when usage is not private or no gather has listed
+ * them since the last call.  The gather only notes each job's user and
+ * account index under slurmctld's locks; this makes the listing of them,
+ * with the plugin's mutex alone (the books' account names).
+ */
+view_readers_t *hmrf_recalc_readers(hmrf_ctx_t *ctx);
 
 /* Free what a recalculation keeps for the next; NULL-safe. */
 void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch);

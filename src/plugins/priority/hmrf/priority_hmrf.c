@@ -128,13 +128,16 @@ static json_object *_cut_state(void *snap, const view_reader_t *r)
  * Publish what sfair reads: the view of the shares (readable as
  * PrivateData says) and, under PrivateData=usage, each user's part of the
  * usage and of the shares, refreshed every VIEW_REFRESH_PERIODS periods
- * (view_clock.h).  No lock held; nothing reads these back.
+ * (view_clock.h), for the readers begun from the gather's walk
+ * (hmrf_recalc_readers, consumed).  Under PrivateData=usage without them
+ * (no gather, or out of memory) the views are left as they are.  No lock
+ * held; nothing reads these back.
  */
 static void _publish(hmrf_state_t *snap, json_object *shares,
-		     const char *shares_path, double period)
+		     const char *shares_path, double period,
+		     view_readers_t *readers)
 {
 	double every = VIEW_REFRESH_PERIODS * period;
-	view_readers_t *readers = views_readers();
 	const char *dir = slurm_conf.state_save_location;
 	horae_err_t err;
 
@@ -144,6 +147,9 @@ static void _publish(hmrf_state_t *snap, json_object *shares,
 				    HMRF_SHARES_VERSION, shares,
 				    views_file_reader(), &err))
 		error("%s: %s", plugin_type, err.text);
+	readers = views_readers_finish(readers);
+	if (!readers && views_private())
+		return;
 	/* Without PrivateData=usage (readers NULL) the views go, and no
 	 * snapshot was taken for them (_recalc_once). */
 	if (snap || !readers)
@@ -203,6 +209,7 @@ static void _recalc_once(void)
 	slurmctld_lock_t locks = job_write_lock, wlocks = prio_write_lock;
 	assoc_mgr_lock_t alocks = usage_lock, qlocks = qos_read_lock;
 	hmrf_state_t *snap;
+	view_readers_t *readers;
 	json_object *shares;
 	char *path, *shares_path;
 	double period;
@@ -243,6 +250,7 @@ static void _recalc_once(void)
 	 * (_publish) between saves too. */
 	snap = saving || views_private() ? hmrf_ctx_snapshot(ctx) : NULL;
 	path = saving ? xstrdup(ctx->state_path) : NULL;
+	readers = hmrf_recalc_readers(ctx);
 	shares = ctx->shares;
 	ctx->shares = NULL;
 	shares_path = xstrdup(ctx->shares_path);
@@ -269,7 +277,7 @@ static void _recalc_once(void)
 		ctx->last_save = 0;
 		slurm_mutex_unlock(&mutex);
 	}
-	_publish(snap, shares, shares_path, period);
+	_publish(snap, shares, shares_path, period, readers);
 	END_TIMER;
 	save = DELTA_TIMER;
 	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone; ranked in usec=%ld and the state copied in usec=%ld under the plugin's mutex alone; %s in usec=%ld with no lock",

@@ -281,33 +281,36 @@ static json_object *_shares_locked(eunomia_progress_t *p, double now)
 }
 
 /* Publish doc (consumed; NULL: nothing to publish yet) next to the
- * state file, readable as PrivateData says, and under PrivateData=usage
- * each user's part of it (views.h) when views, refreshed every
- * VIEW_REFRESH_PERIODS periods of period seconds; no lock held. */
+ * state file, readable as PrivateData says, and when views each user's
+ * part of it (views.h) for the readers begun from the period's walk
+ * (consumed; NULL without PrivateData=usage: the views go), refreshed
+ * every VIEW_REFRESH_PERIODS periods of period seconds; no lock held. */
 static void _publish(json_object *doc, const char *path, bool views,
-		     double period)
+		     double period, view_readers_t *readers)
 {
-	view_readers_t *readers;
 	view_rows_t *rows;
 	horae_err_t err;
 
-	if (!doc)
+	if (!doc) {
+		view_readers_destroy(&readers);
 		return;
+	}
 	/* Made again each period from the books, which are saved durably:
 	 * published without fsync (state_publish). */
 	if (state_publish(path, EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
 			  doc, views_file_reader(), &err))
 		error("%s: %s", plugin_type, err.text);
-	readers = views ? views_readers() : NULL;
+	readers = views_readers_finish(readers);
 	rows = readers ? view_rows_create(doc) : NULL;
 	if (readers && !rows)
 		error("%s: cannot publish the views of the shares (PrivateData=usage): %m",
 		      plugin_type);
-	else if (views)
-		views_publish(slurm_conf.state_save_location, "horae_eunomia.shares",
-			      EUNOMIA_SHARES_KIND, EUNOMIA_SHARES_VERSION,
-			      VIEW_REFRESH_PERIODS * period,
-			      views_cut_accounts, rows, readers);
+	else if (views && (readers || !views_private()))
+		views_publish(slurm_conf.state_save_location,
+			      "horae_eunomia.shares", EUNOMIA_SHARES_KIND,
+			      EUNOMIA_SHARES_VERSION,
+			      VIEW_REFRESH_PERIODS * period, views_cut_accounts,
+			      rows, readers);
 	view_rows_destroy(&rows);
 	view_readers_destroy(&readers);
 	json_object_put(doc);
@@ -625,48 +628,82 @@ void eunomia_progress_resized(eunomia_progress_t *p, job_record_t *job_ptr)
 
 /* --- the period ---------------------------------------------------------- */
 
-/* Charge, save and publish; the users' views (which take slurmctld's
- * locks) only from the period thread, never at shutdown. */
-/* Which accounts wait (have a pending job): they count in the fair
- * progress share, as horae-sim tells the books at every pass.  Needs the
- * job read lock and the mutex. */
-static void _waiting_locked(eunomia_progress_t *p)
+/*
+ * The accounts with a pending job (they count in the fair progress
+ * share, as horae-sim tells the books at every pass), a run of jobs of
+ * the same account noted once, and under PrivateData=usage each job's
+ * user as a reader of its account (r, views.h): one walk of job_list,
+ * under the job read lock, without the mutex.  The names are the
+ * records': valid while the job read lock is held.
+ */
+typedef struct waiting {
+	const char **name;
+	size_t n, cap;
+} waiting_t;
+
+static void _walk_jobs(waiting_t *w, view_readers_t *r)
 {
 	list_itr_t *it;
 	job_record_t *job_ptr;
-	int a, n = eunomia_books_count(p->books);
 
 	HORAE_ASSERT_LOCK(JOB_LOCK, READ_LOCK);
-	for (a = 0; a < n; a++)
-		eunomia_books_set_waiting(p->books, a, false);
 	it = list_iterator_create(job_list);
-	while ((job_ptr = list_next(it)))
-		if (IS_JOB_PENDING(job_ptr) &&
-		    (a = _account(p, job_ptr->account)) >= 0)
-			eunomia_books_set_waiting(p->books, a, true);
+	while ((job_ptr = list_next(it))) {
+		views_readers_job(r, job_ptr->user_id, job_ptr->account);
+		if (!IS_JOB_PENDING(job_ptr))
+			continue;
+		if (w->n && !xstrcmp(w->name[w->n - 1], job_ptr->account))
+			continue;
+		if (w->n == w->cap) {
+			w->cap = w->cap ? 2 * w->cap : 64;
+			xrecalloc(w->name, w->cap, sizeof(*w->name));
+		}
+		w->name[w->n++] = job_ptr->account;
+	}
 	list_iterator_destroy(it);
 }
 
+/* Tell the books which accounts wait: the mutex held. */
+static void _waiting_locked(eunomia_progress_t *p, const waiting_t *w)
+{
+	int a, n = eunomia_books_count(p->books);
+
+	for (a = 0; a < n; a++)
+		eunomia_books_set_waiting(p->books, a, false);
+	for (size_t i = 0; i < w->n; i++)
+		if ((a = _account(p, w->name[i])) >= 0)
+			eunomia_books_set_waiting(p->books, a, true);
+}
+
+/* Charge, save and publish; the waiting accounts and the users' views
+ * (which take slurmctld's locks) only from the period thread, never at
+ * shutdown. */
 static void _tick(eunomia_progress_t *p, bool views)
 {
 	slurmctld_lock_t job_read = { .job = READ_LOCK };
 	double now = (double)time(NULL);
 	json_object *snap, *shares;
+	view_readers_t *readers = views ? views_readers_begin() : NULL;
+	waiting_t w = { 0 };
 	double period;
 	bool walk = views && job_list && lock_slurmctld;
 	char *path;
 
-	if (walk)
+	if (walk) {
 		lock_slurmctld(job_read);
+		_walk_jobs(&w, readers);
+	}
 	slurm_mutex_lock(&p->mutex);
 	if (!_holds_locked(p)) {
 		slurm_mutex_unlock(&p->mutex);
 		if (walk)
 			unlock_slurmctld(job_read);
+		xfree(w.name);
+		view_readers_destroy(&readers);
 		return;
 	}
 	if (walk)
-		_waiting_locked(p);
+		_waiting_locked(p, &w);
 	eunomia_books_charge(p->books, now);
 	p->gap_dirty = true;
 	snap = _snapshot_locked(p, &path);
@@ -675,8 +712,9 @@ static void _tick(eunomia_progress_t *p, bool views)
 	slurm_mutex_unlock(&p->mutex);
 	if (walk)
 		unlock_slurmctld(job_read);
+	xfree(w.name);
 	_save(snap, path);
-	_publish(shares, p->shares_path, views, period);
+	_publish(shares, p->shares_path, views, period, readers);
 }
 
 void eunomia_progress_tick(eunomia_progress_t *p)
