@@ -30,6 +30,12 @@
 # each recalculation, as it would at a site whose accounts have run jobs.
 # Multifactor's decay does not depend on it (its usage is saved by
 # slurmctld's own state save, not its decay thread).
+# BENCH_USERS=N: both clusters run with PrivateData=usage, and the jobs
+# are N users' (uids 100000 on, which need no account on the machine: the
+# jobs never start), account k's jobs user k mod N's, in job_list's order
+# one user after another (the dearest for listing who reads what): hmrf
+# publishes each user's views as a site with private usage has it do.
+# By default the jobs are root's, who gets no view.
 # BENCH_ORDERS=both (the default) runs the comparison twice, each side's
 # cluster started and queued first once, over half the window each, and
 # pools the two runs' recalculations (each run's report is printed too,
@@ -81,12 +87,16 @@ PERIOD=${BENCH_PERIOD:-60}
 [ -n "${HORAE_PLUGINDIR:-}" ] || HORAE_PLUGINDIR=$("$HERE/../contribs/horae-build") || exit 1
 BASELINE=${BENCH_BASELINE:-}
 HISTORY=${BENCH_HISTORY:-0}
+USERS=${BENCH_USERS:-0}
+private=
+[ "$USERS" = 0 ] || private=$'PrivateData=usage\n'
 [ -z "$BASELINE" ] || [ -f "$BASELINE/priority_hmrf.so" ] ||
 	{ echo "bench-priority-recalc: BENCH_BASELINE=$BASELINE: no priority_hmrf.so there" >&2; exit 2; }
+# other: the other side's row; short: its name in the ratios and notes.
 if [ -n "$BASELINE" ]; then
-	other=baseline/hmrf other_thread=hmrf
+	other=baseline/hmrf other_thread=hmrf short=baseline
 else
-	other=priority/multifactor other_thread=decay
+	other=priority/multifactor other_thread=decay short=multifactor
 fi
 export HORAE_PLUGINDIR
 . "$HERE/bench/submitter.sh"
@@ -196,7 +206,7 @@ stats()
 # ratios WHAT H M HMEAN MMEAN: the medians' ratio and the means'.
 ratios()
 {
-	awk -v w="$1" -v h="$2" -v m="$3" -v hm="$4" -v mm="$5" -v o="${other#*/}" 'BEGIN {
+	awk -v w="$1" -v h="$2" -v m="$3" -v hm="$4" -v mm="$5" -v o="$short" 'BEGIN {
 		if (h > 0 && m > 0) printf "ratio hmrf/%s, median %s: %.2f\n", o, w, h / m
 		if (hm > 0 && mm > 0) printf "ratio hmrf/%s, mean %s: %.2f\n", o, w, hm / mm }'
 }
@@ -234,7 +244,7 @@ if [ "${BENCH_ORDERS:-both}" = both ]; then
 		sed "s/^/order $((o + 1)): /" "$work/order$o/report"
 	done
 	pool() { cat "$work"/order0/"$1" "$work"/order1/"$1" 2>/dev/null; }
-	echo "$JOBS pending jobs of $ACCOUNTS accounts, both orders pooled: each side's recalculations of the two runs above (${half} s each, hmrf's cluster first, then ${other#*/}'s)"
+	echo "$JOBS pending jobs of $ACCOUNTS accounts, both orders pooled: each side's recalculations of the two runs above (${half} s each, hmrf's cluster first, then $short's)"
 	echo "CPU ms per full recalculation (q1, q3: quartiles)"
 	printf "$fmt" plugin submit/s cycles min q1 median q3 max mean
 	read -r hn hmin hq1 hmed hq3 hmax hmean < <(pool hmrf.cpu | stats)
@@ -248,7 +258,7 @@ if [ "${BENCH_ORDERS:-both}" = both ]; then
 	for o in 0 1; do
 		read -r _ _ _ a _ _ _ < <(stats <"$work/order$o/hmrf.cpu")
 		read -r _ _ _ b _ _ _ < <(stats <"$work/order$o/mf.cpu")
-		awk -v a="$a" -v b="$b" -v o="${other#*/}" -v k="$o" 'BEGIN { if (a > 0 && b > 0) printf "  order %d (%s first): medians %.1f and %.1f ms, ratio %.2f\n", k + 1, k ? o : "hmrf", a, b, a / b }'
+		awk -v a="$a" -v b="$b" -v o="$short" -v k="$o" 'BEGIN { if (a > 0 && b > 0) printf "  order %d (%s first): medians %.1f and %.1f ms, ratio %.2f\n", k + 1, k ? o : "hmrf", a, b, a / b }'
 	done
 	if [ -s "$work/order0/hmrf.holds" ] || [ -s "$work/order1/hmrf.holds" ]; then
 		lock_table <(pool hmrf.holds) <(pool mf.holds)
@@ -270,7 +280,7 @@ start()
 	HC_NODES=$(for i in 1 2 3 4 5 6 7 8; do echo "n$i 32 64000"; done) \
 	HC_PLUGINDIR=$plugins HC_PRIORITY=$prio HC_SELECT=select/cons_tres HC_JOBSUBMIT=none \
 	HC_DEBUG=$debug HC_ACCOUNTING=1 HC_ACCOUNTS=$(for ((i = 0; i < ACCOUNTS; i++)); do echo "acct$i:$((1 + i % 4))"; done) \
-	HC_EXTRA_CONF=$'PartitionName=hold Nodes=ALL State=DOWN\nSchedulerType=sched/builtin\nMaxJobCount=200000\n'"$extra" \
+	HC_EXTRA_CONF=$'PartitionName=hold Nodes=ALL State=DOWN\nSchedulerType=sched/builtin\nMaxJobCount=200000\n'"$private$extra" \
 	HC_HMRF_CONF=$'Period='"$PERIOD"$'s\nWindow=sliding:7d' \
 	HC_STATE_FROM=$([ "$prio" = priority/hmrf ] && echo "$history") \
 		hc_start >/dev/null 2>&1 || { echo "cluster for $prio did not start" >&2; return 1; }
@@ -311,6 +321,7 @@ for ((q = 0; q < JOBS; q += CHUNK)); do
 	for side in $sides; do
 		t0=$(date +%s.%N)
 		for ((i = q; i < q + n; i++)); do
+			[ "$USERS" = 0 ] || printf '@%d ' $((100000 + i % ACCOUNTS % USERS))
 			echo "hold acct$((i % ACCOUNTS)) $((1 + i % 16)) $((10 + i % 600)) - - true"
 		done | SLURM_CONF=$(cat "$work/$side.conf") "$SUBMIT" >>"$work/$side.submit.log" 2>&1
 		t1=$(date +%s.%N)
@@ -386,6 +397,9 @@ if [ -n "$history" ]; then
 else
 	echo "hmrf's accounts start with no usage (BENCH_HISTORY=DAYS gives them some)"
 fi
+if [ "$USERS" != 0 ]; then
+	echo "PrivateData=usage, the jobs of $USERS users (hmrf publishes each one's views)"
+fi
 echo "CPU ms per full recalculation (q1, q3: quartiles)"
 printf "$fmt" plugin submit/s cycles min q1 median q3 max mean
 printf "$fmt" priority/hmrf "$hrate" "$hn" "$hmin" "$hq1" "$hmed" "$hq3" "$hmax" "$hmean"
@@ -397,11 +411,11 @@ ratios "CPU per recalculation" "$hmed" "$mmed" "$hmean" "$mmean"
 # that did not, apart.
 read -r an amin aq1 amed aq3 amax amean < <(apart "$work/hmrf.spans" "$work/mf.spans" | stats)
 read -r bn bmin bq1 bmed bq3 bmax bmean < <(apart "$work/mf.spans" "$work/hmrf.spans" | stats)
-echo "CPU ms per recalculation run apart from the other side's (overlapping within the sampling: hmrf $((hn - an)) of $hn, ${other#*/} $((mn - bn)) of $mn)"
+echo "CPU ms per recalculation run apart from the other side's (overlapping within the sampling: hmrf $((hn - an)) of $hn, $short $((mn - bn)) of $mn)"
 printf "$fmt" plugin '' cycles min q1 median q3 max mean
 printf "$fmt" priority/hmrf '' "$an" "$amin" "$aq1" "$amed" "$aq3" "$amax" "$amean"
 printf "$fmt" "$other" '' "$bn" "$bmin" "$bq1" "$bmed" "$bq3" "$bmax" "$bmean"
-awk -v h="$amed" -v m="$bmed" -v o="${other#*/}" -v a="$an" -v b="$bn" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median CPU per recalculation run apart: %.2f%s\n", o, h / m, (a < 10 || b < 10) ? " (fewer than 10 a side)" : "" }'
+awk -v h="$amed" -v m="$bmed" -v o="$short" -v a="$an" -v b="$bn" 'BEGIN { if (h > 0 && m > 0) printf "ratio hmrf/%s, median CPU per recalculation run apart: %.2f%s\n", o, h / m, (a < 10 || b < 10) ? " (fewer than 10 a side)" : "" }'
 if [ -n "$probes" ]; then
 	lock_table <(holds "$htid" <"$work/locks.txt") <(holds "$mtid" <"$work/locks.txt")
 else

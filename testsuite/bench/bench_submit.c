@@ -9,10 +9,12 @@
  *
  * Reads one job a line from standard input, blank-separated:
  *
- *   PARTITION ACCOUNT TASKS MINUTES MEM_MB NODELIST SCRIPT
+ *   [@UID] PARTITION ACCOUNT TASKS MINUTES MEM_MB NODELIST SCRIPT
  *
  * ("-" for PARTITION, MEM_MB or NODELIST: Slurm's default; SCRIPT is the
- * rest of the line, run by /bin/sh).  Submits each through
+ * rest of the line, run by /bin/sh; @UID: the job is that user's, which
+ * root may ask for, the user needing no account on the machine for a
+ * job that never starts; else the caller's).  Submits each through
  * slurm_submit_batch_job() with SLURM_CONF's slurmctld; prints
  * "submitted N failed M" and the first failure.  Exit 0 when all were
  * queued, 1 otherwise, 2 on a bad line (naming it).
@@ -44,22 +46,31 @@ int main(void)
 		char part[256], acct[256], nodes[1024];
 		char mem[64];
 		unsigned tasks, minutes;
-		int off = 0;
+		unsigned long uid = getuid();
+		int off = 0, skip = 0;
 		job_desc_msg_t d;
 		submit_response_msg_t *r = NULL;
 
 		lineno++;
 		if (line[strspn(line, " \t\n")] == '\0')
 			continue;
-		if (sscanf(line, "%255s %255s %u %u %63s %1023s %n", part, acct,
-			   &tasks, &minutes, mem, nodes, &off) != 6 ||
+		if (line[strspn(line, " \t")] == '@' &&
+		    (sscanf(line, " @%lu %n", &uid, &skip) != 1 || !skip)) {
+			fprintf(stderr, "bench_submit: line %ld: expected @UID before PARTITION\n",
+				lineno);
+			return 2;
+		}
+		if (sscanf(line + skip, "%255s %255s %u %u %63s %1023s %n",
+			   part, acct, &tasks, &minutes, mem, nodes,
+			   &off) != 6 ||
 		    !off || !tasks) {
-			fprintf(stderr, "bench_submit: line %ld: expected PARTITION ACCOUNT TASKS MINUTES MEM_MB NODELIST SCRIPT\n",
+			fprintf(stderr, "bench_submit: line %ld: expected [@UID] PARTITION ACCOUNT TASKS MINUTES MEM_MB NODELIST SCRIPT\n",
 				lineno);
 			return 2;
 		}
 		line[strcspn(line, "\n")] = '\0';
-		snprintf(script, sizeof(script), "#!/bin/sh\n%s\n", line + off);
+		snprintf(script, sizeof(script), "#!/bin/sh\n%s\n",
+			 line + skip + off);
 		slurm_init_job_desc_msg(&d);
 		d.script = script;
 		d.name = "bench";
@@ -75,7 +86,7 @@ int main(void)
 		d.std_out = "/dev/null";
 		d.environment = env;
 		d.env_size = 1;
-		d.user_id = getuid();
+		d.user_id = (uint32_t)uid;
 		d.group_id = getgid();
 		if (slurm_submit_batch_job(&d, &r)) {
 			if (!failed++)

@@ -36,15 +36,26 @@ for _ in $(seq 100); do
 	sleep 0.2
 done
 tap_check "three jobs of three users run" test "$(squeue -h -t R | wc -l)" = 3
+# views UID NAME...: wait up to ten seconds for the view UID.NAME of
+# each NAME; 0 when all are there.
+views()
+{
+	local uid=$1 f
+	shift
+	for _ in $(seq 50); do
+		missing=0
+		for f in "$@"; do
+			[ -f "$state/horae_view/$uid.$f" ] || missing=1
+		done
+		[ $missing = 0 ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
 # Views follow each period; wait for both plugins' views of both users.
-views="$state/horae_view/65534.horae_hmrf.state $state/horae_view/1.horae_hmrf.state $state/horae_view/65534.horae_eunomia.shares $state/horae_view/1.horae_hmrf.shares"
-for _ in $(seq 50); do
-	missing=0
-	for f in $views; do [ -f "$f" ] || missing=1; done
-	[ $missing = 0 ] && break
-	sleep 0.2
-done
-tap_ok "each user got a view of usage, shares and progress" $missing \
+views 65534 horae_hmrf.state horae_eunomia.shares &&
+	views 1 horae_hmrf.state horae_hmrf.shares
+tap_ok "each user got a view of usage, shares and progress" $? \
 	"$(ls -l "$state/horae_view" 2>&1)"
 # A view is refreshed every ten periods (Period=1s), not each period: it
 # is written again within ten periods (the first time maybe sooner: views
@@ -137,14 +148,8 @@ tap_check "sfair -D works for nobody too (rc $rc: $out)" test "$rc" = 0
 # job whatever its state.  sys (uid 3) in daemon's account.
 hc_as 3 sbatch -H -A daemons -n 1 -D /tmp -o /dev/null --wrap 'sleep 1' \
 	>/dev/null
-sys_views="$state/horae_view/3.horae_hmrf.state $state/horae_view/3.horae_hmrf.shares $state/horae_view/3.horae_eunomia.shares"
-for _ in $(seq 50); do
-	missing=0
-	for f in $sys_views; do [ -f "$f" ] || missing=1; done
-	[ $missing = 0 ] && break
-	sleep 0.2
-done
-tap_ok "a user with only a held job gets a view from both plugins" $missing \
+views 3 horae_hmrf.state horae_hmrf.shares horae_eunomia.shares
+tap_ok "a user with only a held job gets a view from both plugins" $? \
 	"$(ls -l "$state/horae_view" 2>&1)"
 out=$(hc_as 3 "$sfair" -n -P -o Account 2>&1)
 tap_check "and sees only that job's account ($(echo $out))" \
