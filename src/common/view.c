@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,22 +15,27 @@ struct view_reader {
 	long uid;
 	bool all; /* an operator: every account */
 	names_t *accounts;
+	const char *last; /* the account last added, lent by accounts */
 };
 
+/*
+ * The readers in the order first added, found by uid in an open-addressed
+ * table (the plugins add a pair per job: a lookup each, where a user's
+ * jobs do not come together).
+ */
 struct view_readers {
-	names_t *uids; /* "uid" -> index into reader */
+	int *slot; /* a reader's index + 1, or 0: free */
+	size_t nslot; /* a power of two, more than twice count; 0: none */
 	view_reader_t *reader;
 	int count, cap;
 	int last; /* the reader last added to, or -1 */
-	const char *last_account; /* the account last added to it, or NULL */
 };
 
 view_readers_t *view_readers_create(void)
 {
 	view_readers_t *r = calloc(1, sizeof(*r));
 
-	if (!r || !(r->uids = names_create())) {
-		free(r);
+	if (!r) {
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -46,21 +50,52 @@ void view_readers_destroy(view_readers_t **r)
 	for (int i = 0; i < (*r)->count; i++)
 		names_destroy(&(*r)->reader[i].accounts);
 	free((*r)->reader);
-	names_destroy(&(*r)->uids);
+	free((*r)->slot);
 	free(*r);
 	*r = NULL;
 }
 
-/* Index of uid's reader, made if new; -ENOMEM. */
+/* The slot of uid: its reader's, else the free one it would take. */
+static size_t _slot(const view_readers_t *r, long uid)
+{
+	size_t mask = r->nslot - 1;
+	size_t s = (size_t)(((uint64_t)uid * 0x9E3779B97F4A7C15ULL) >> 32) &
+		   mask;
+
+	while (r->slot[s] && r->reader[r->slot[s] - 1].uid != uid)
+		s = (s + 1) & mask;
+	return s;
+}
+
+/* Room in the table for one reader more; -ENOMEM (nothing changed). */
+static int _room(view_readers_t *r)
+{
+	size_t n = r->nslot ? r->nslot : 64;
+	int *slot;
+
+	while (n <= 2 * (size_t)(r->count + 1))
+		n *= 2;
+	if (n == r->nslot)
+		return 0;
+	if (!(slot = calloc(n, sizeof(*slot))))
+		return -ENOMEM;
+	free(r->slot);
+	r->slot = slot;
+	r->nslot = n;
+	for (int i = 0; i < r->count; i++)
+		r->slot[_slot(r, r->reader[i].uid)] = i + 1;
+	return 0;
+}
+
+/* Index of uid's reader, made if new; -ENOMEM (nothing changed). */
 static int _reader(view_readers_t *r, long uid)
 {
-	char key[32];
-	int i;
+	size_t s;
 
-	snprintf(key, sizeof(key), "%ld", uid);
-	i = names_find(r->uids, key);
-	if (i >= 0)
-		return i;
+	if (r->nslot && r->slot[s = _slot(r, uid)])
+		return r->slot[s] - 1;
+	if (_room(r))
+		return -ENOMEM;
 	if (r->count == r->cap) {
 		int cap = r->cap ? 2 * r->cap : 16;
 		view_reader_t *p = realloc(r->reader, cap * sizeof(*p));
@@ -73,42 +108,37 @@ static int _reader(view_readers_t *r, long uid)
 	r->reader[r->count] = (view_reader_t){ .uid = uid };
 	if (!(r->reader[r->count].accounts = names_create()))
 		return -ENOMEM;
-	i = names_intern(r->uids, key);
-	if (i < 0) {
-		names_destroy(&r->reader[r->count].accounts);
-		return i;
-	}
-	r->count++;
-	return i;
+	r->slot[_slot(r, uid)] = r->count + 1;
+	return r->count++;
 }
 
 int view_readers_add(view_readers_t *r, long uid, const char *account)
 {
+	view_reader_t *v;
 	int i, j;
 
 	if (!r || uid < 0)
 		return -EINVAL;
-	/* The plugins add a pair per job, and a user's jobs mostly come
-	 * together: the last pair is known again without a lookup. */
-	if (r->last >= 0 && r->reader[r->last].uid == uid) {
+	/* A user's jobs mostly come together: the last reader is known
+	 * again without a lookup. */
+	if (r->last >= 0 && r->reader[r->last].uid == uid)
 		i = r->last;
-		if (account && r->last_account &&
-		    !strcmp(account, r->last_account))
-			return 0;
-	} else if ((i = _reader(r, uid)) < 0) {
+	else if ((i = _reader(r, uid)) < 0)
 		return i;
-	}
 	r->last = i;
-	r->last_account = NULL;
+	v = &r->reader[i];
 	if (!account) {
-		r->reader[i].all = true;
+		v->all = true;
 		return 0;
 	}
-	j = names_intern(r->reader[i].accounts, account);
+	/* and mostly in one account: known again without a lookup */
+	if (v->last && !strcmp(account, v->last))
+		return 0;
+	j = names_intern(v->accounts, account);
 	if (j < 0)
 		return -ENOMEM;
 	/* lent by the table, which frees its names only when destroyed */
-	r->last_account = names_get(r->reader[i].accounts, j);
+	v->last = names_get(v->accounts, j);
 	return 0;
 }
 
@@ -124,14 +154,11 @@ const view_reader_t *view_readers_get(const view_readers_t *r, int i)
 
 const view_reader_t *view_readers_find(const view_readers_t *r, long uid)
 {
-	char key[32];
-	int i;
+	size_t s;
 
-	if (!r)
+	if (!r || !r->nslot || !r->slot[s = _slot(r, uid)])
 		return NULL;
-	snprintf(key, sizeof(key), "%ld", uid);
-	i = names_find(r->uids, key);
-	return i >= 0 ? &r->reader[i] : NULL;
+	return &r->reader[r->slot[s] - 1];
 }
 
 long view_reader_uid(const view_reader_t *v)

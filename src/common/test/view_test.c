@@ -183,6 +183,60 @@ START_TEST(test_readers_generated)
 }
 END_TEST
 
+/* Readers of many uids drawn from the whole range, each found again and
+ * in the order first added, against a plain list of the uids added; uids
+ * never added are not found (60 cases of up to 1,500 uids). */
+START_TEST(test_readers_many_generated)
+{
+	rng_t g;
+
+	rng_seed(&g, gen_seed(7307));
+	for (int c = 0; c < 60; c++) {
+		int npool = 1 + (int)rng_below(&g, 1500), nfirst = 0;
+		long *pool = malloc(npool * sizeof(*pool));
+		long *first = malloc(npool * sizeof(*first));
+		view_readers_t *r = view_readers_create();
+
+		ck_assert_ptr_nonnull(pool);
+		ck_assert_ptr_nonnull(first);
+		/* distinct uids: i in the low bits, the rest at random */
+		for (int i = 0; i < npool; i++)
+			pool[i] = (long)((rng_below(&g, 1 << 20) << 11) | i);
+		for (int k = 0, n = 3 * npool; k < n; k++) {
+			int i = (int)rng_below(&g, npool);
+			bool seen = false;
+
+			for (int j = 0; j < nfirst && !seen; j++)
+				seen = first[j] == pool[i];
+			if (!seen)
+				first[nfirst++] = pool[i];
+			ck_assert_int_eq(view_readers_add(r, pool[i], "a"), 0);
+		}
+		ck_assert_int_eq(view_readers_count(r), nfirst);
+		for (int j = 0; j < nfirst; j++) {
+			ck_assert_int_eq(view_reader_uid(view_readers_get(r, j)),
+					 first[j]);
+			ck_assert_ptr_eq(view_readers_find(r, first[j]),
+					 view_readers_get(r, j));
+		}
+		for (int i = 0; i < npool; i++) {
+			bool seen = false;
+
+			for (int j = 0; j < nfirst && !seen; j++)
+				seen = first[j] == pool[i];
+			ck_assert_int_eq(view_readers_find(r, pool[i]) != NULL,
+					 seen);
+			/* the same low bits, never added */
+			ck_assert_ptr_null(
+				view_readers_find(r, pool[i] | (1L << 40)));
+		}
+		view_readers_destroy(&r);
+		free(pool);
+		free(first);
+	}
+}
+END_TEST
+
 /* view_reader_pick() gives the indices view_reader_keeps() accepts, in
  * order, over 300 tables of up to 60 names and readers drawn at random. */
 START_TEST(test_pick_generated)
@@ -320,6 +374,7 @@ int main(void)
 	tcase_add_test(tc, test_many_readers);
 	tcase_add_test(tc, test_select_accounts);
 	tcase_add_test(tc, test_readers_generated);
+	tcase_add_test(tc, test_readers_many_generated);
 	tcase_add_test(tc, test_pick_generated);
 	tcase_add_test(tc, test_rows_generated);
 	tcase_add_test(tc, test_rows_bad);
