@@ -157,10 +157,10 @@ static double _median(double *v, int n)
 
 /*
  * Who may read what under PrivateData=usage, as the plugins list it each
- * period (views_readers(): a pair of uid and account per job, under
- * slurmctld's job read lock): njobs jobs of 1,000 users of one account
- * each, the user's jobs together (as a user's batch is queued) or each
- * job another user's; the median of reps listings.
+ * period (views_readers_job(): a pair of uid and account per job, from
+ * the walk of job_list each plugin makes): njobs jobs of 1,000 users of
+ * one account each, the user's jobs together (as a user's batch is
+ * queued) or each job another user's; the median of reps listings.
  */
 static void _readers(size_t njobs, int reps)
 {

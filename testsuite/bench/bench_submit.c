@@ -19,7 +19,9 @@
  * "submitted N failed M" and the first failure.  Exit 0 when all were
  * queued, 1 otherwise, 2 on a bad line (naming it).
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +50,18 @@ int main(void)
 		unsigned tasks, minutes;
 		unsigned long uid = getuid();
 		int off = 0, skip = 0;
+		const char *at;
 		job_desc_msg_t d;
 		submit_response_msg_t *r = NULL;
 
 		lineno++;
 		if (line[strspn(line, " \t\n")] == '\0')
 			continue;
-		if (line[strspn(line, " \t")] == '@' &&
-		    (sscanf(line, " @%lu %n", &uid, &skip) != 1 || !skip)) {
+		at = line + strspn(line, " \t");
+		if (*at == '@' &&
+		    (!isdigit((unsigned char)at[1]) ||
+		     sscanf(line, " @%lu %n", &uid, &skip) != 1 || !skip ||
+		     uid >= UINT32_MAX)) {
 			fprintf(stderr, "bench_submit: line %ld: expected @UID before PARTITION\n",
 				lineno);
 			return 2;

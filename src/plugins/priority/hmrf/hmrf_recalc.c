@@ -564,6 +564,10 @@ static void _walk(recalc_t *r)
 	if (r->readers) {
 		ROOM(s, reader_uid, all.cap + 1);
 		ROOM(s, reader_account, all.cap + 1);
+	} else if (s->reader_uid_cap) { /* PrivateData no longer hides usage */
+		xfree(s->reader_uid);
+		xfree(s->reader_account);
+		s->reader_uid_cap = s->reader_account_cap = 0;
 	}
 	all.job = s->all;
 	r->pend = s->pend;
