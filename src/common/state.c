@@ -13,12 +13,23 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/xattr.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "state.h"
 
 /* Larger state files are refused rather than read into memory. */
 #define STATE_MAX_BYTES (256L * 1024 * 1024)
+
+/*
+ * A file that fails its checks is read again while its bytes change (a
+ * publication rewritten in place as it was read), every STATE_REREAD_MS;
+ * it is taken as damaged once it reads the same for STATE_SETTLE_MS, or
+ * when it still changes after STATE_CHANGING_MS.
+ */
+#define STATE_REREAD_MS 5
+#define STATE_SETTLE_MS 100
+#define STATE_CHANGING_MS 2000
 
 unsigned long long state_hash(const void *data, size_t len)
 {
@@ -47,6 +58,24 @@ static int _write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+static int _pwrite_all(int fd, const char *buf, size_t len)
+{
+	off_t at = 0;
+
+	while (len) {
+		ssize_t n = pwrite(fd, buf, len, at);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		at += n;
+		len -= n;
+	}
+	return 0;
+}
+
 static int _fsync_dir(const char *path)
 {
 	char *copy = strdup(path);
@@ -63,12 +92,13 @@ static int _fsync_dir(const char *path)
 	return rc;
 }
 
-/*
- * The ACL "owner rw, reader r, nobody else" (the kernel's
+/* The ACL "owner rw, reader r, nobody else", in the kernel's
  * system.posix_acl_access format: a version, then tag, perm, id entries
- * in tag order), so a file slurmctld owns can be read by one user.
- */
-static int _grant_reader(int fd, unsigned int uid)
+ * in tag order; so a file slurmctld owns can be read by one user. */
+#define ACL_NAME "system.posix_acl_access"
+#define ACL_BYTES (4 + 5 * 8)
+
+static void _acl(unsigned char acl[ACL_BYTES], unsigned int uid)
 {
 	enum { USER_OBJ = 0x01, USER = 0x02, GROUP_OBJ = 0x04, MASK = 0x10,
 	       OTHER = 0x20 };
@@ -79,7 +109,7 @@ static int _grant_reader(int fd, unsigned int uid)
 	} e[] = { { USER_OBJ, 6, undefined }, { USER, 4, uid },
 		  { GROUP_OBJ, 0, undefined }, { MASK, 4, undefined },
 		  { OTHER, 0, undefined } };
-	unsigned char acl[4 + sizeof(e) / sizeof(e[0]) * 8], *p = acl;
+	unsigned char *p = acl;
 	uint32_t version = 2;
 
 	/* The format is little-endian, as are the machines we run on. */
@@ -91,9 +121,14 @@ static int _grant_reader(int fd, unsigned int uid)
 		memcpy(p + 4, &e[i].id, 4);
 		p += 8;
 	}
-	return fsetxattr(fd, "system.posix_acl_access", acl, sizeof(acl), 0) ?
-		       -errno :
-		       0;
+}
+
+static int _grant_reader(int fd, unsigned int uid)
+{
+	unsigned char acl[ACL_BYTES];
+
+	_acl(acl, uid);
+	return fsetxattr(fd, ACL_NAME, acl, sizeof(acl), 0) ? -errno : 0;
 }
 
 /* Give fd the permissions reader asks for. */
@@ -104,6 +139,65 @@ static int _permit(int fd, long reader)
 	if (reader >= 0)
 		return _grant_reader(fd, (unsigned int)reader);
 	return 0;
+}
+
+/*
+ * Whether fd (st its status) has exactly the permissions _permit() gives
+ * for reader, and no more: its mode, and an ACL only for a reader uid.
+ */
+static bool _permitted(int fd, const struct stat *st, long reader)
+{
+	unsigned char want[ACL_BYTES], got[ACL_BYTES + 1];
+	ssize_t n = fgetxattr(fd, ACL_NAME, got, sizeof(got));
+
+	if (reader < 0)
+		return n < 0 && (errno == ENODATA || errno == ENOTSUP) &&
+		       (st->st_mode & 07777) ==
+			       (reader == STATE_READER_ALL ? 0644 : 0600);
+	_acl(want, (unsigned int)reader);
+	return n == (ssize_t)sizeof(want) && !memcmp(got, want, sizeof(want)) &&
+	       (st->st_mode & 07777) == 0640;
+}
+
+/*
+ * Rewrite path in place with header, body (len bytes) and a newline when
+ * it is already such a publication: a regular file of ours with one link
+ * and exactly the permissions reader asks for, so no reader gains or
+ * keeps access by it.  Returns 0, 1 when path is not such a file (to be
+ * replaced instead), or -errno (the file may then be torn).
+ */
+static int _rewrite(const char *path, const char *header, const char *body,
+		    size_t len, long reader)
+{
+	size_t hlen = strlen(header);
+	char *text = NULL;
+	struct stat st;
+	int fd, rc = 1;
+
+	/* Not through a link; a FIFO must not block the open. */
+	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    st.st_nlink != 1 || !_permitted(fd, &st, reader))
+		goto cleanup;
+	/* One write, so a reader sees the old bytes or the new ones at
+	 * each place, never a gap. */
+	rc = -ENOMEM;
+	if (!(text = malloc(hlen + len + 1)))
+		goto cleanup;
+	memcpy(text, header, hlen);
+	memcpy(text + hlen, body, len);
+	text[hlen + len] = '\n';
+	len += hlen + 1;
+	rc = _pwrite_all(fd, text, len);
+	if (!rc && st.st_size > (off_t)len && ftruncate(fd, (off_t)len))
+		rc = -errno;
+cleanup:
+	if (close(fd) && !rc)
+		rc = -errno;
+	free(text);
+	return rc;
 }
 
 /*
@@ -129,7 +223,10 @@ static int _keep_old(const char *path, const char *old)
 /*
  * Write doc to tmp (created afresh, mode 0600, then opened to reader) and
  * rename it to path; durable: fsync the file, keep the previous PATH as
- * PATH.old (a hard link) and fsync the directory.
+ * PATH.old (a hard link) and fsync the directory.  Not durable (a
+ * publication), path is rewritten in place when it can be (_rewrite()),
+ * which spares the file system a new file and the old one's release each
+ * time.
  */
 static int _save(const char *path, const char *kind, int version,
 		 json_object *doc, long reader, bool durable,
@@ -155,6 +252,9 @@ static int _save(const char *path, const char *kind, int version,
 	snprintf(header, sizeof(header),
 		 "{\"format\":\"%s\",\"version\":%d,\"bytes\":%zu,\"fnv1a64\":\"%016llx\"}\n",
 		 kind, version, len, state_hash(body, len));
+	/* Torn by a failed rewrite, it is replaced below all the same. */
+	if (!durable && _rewrite(path, header, body, len, reader) == 0)
+		return 0;
 
 	/* Afresh, so no earlier file's owner or ACL carries over. */
 	if (unlink(tmp) && errno != ENOENT)
@@ -270,29 +370,48 @@ static int _header_field(json_object *h, const char *key, json_type type,
 	       json_object_is_type(*v, type);
 }
 
-/* Check one file, of a version from oldest to newest; on success *doc is
- * the parsed document and *version its version. */
-static int _load_one(const char *path, const char *kind, int oldest, int newest,
-		     json_object **doc, int *version, horae_err_t *err)
+/* The JSON value of n bytes at s (followed by a newline), or NULL. */
+static json_object *_parse(const char *s, size_t n)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *o;
+
+	if (!tok)
+		return NULL;
+	if (n >= INT32_MAX) {
+		json_tokener_free(tok);
+		return NULL;
+	}
+	/* With the newline, a value such as a number ends where it should. */
+	o = json_tokener_parse_ex(tok, s, (int)n + 1);
+	if (json_tokener_get_error(tok) != json_tokener_success) {
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+/* Check the len bytes of path read into buf, of a version from oldest to
+ * newest; on success *doc is the parsed document and *version its
+ * version. */
+static int _check(const char *path, const char *buf, size_t len,
+		  const char *kind, int oldest, int newest, json_object **doc,
+		  int *version, horae_err_t *err)
 {
 	json_object *h = NULL, *v;
-	char *buf = NULL, *nl, hash[17];
-	size_t len = 0, bytes;
-	int rc;
+	const char *nl = memchr(buf, '\n', len);
+	char hash[17];
+	size_t bytes;
+	int rc = -EINVAL;
 
-	rc = _slurp(path, &buf, &len, err);
-	if (rc)
-		return rc;
-	rc = -EINVAL;
-	nl = memchr(buf, '\n', len);
 	if (len == 0 || !nl) {
 		err_set(err, rc,
 			"%s: no header line (empty, truncated, or not a Horae state file)",
 			path);
 		goto cleanup;
 	}
-	*nl = '\0';
-	h = json_tokener_parse(buf);
+	h = _parse(buf, (size_t)(nl - buf));
 	if (!h || !json_object_is_type(h, json_type_object) ||
 	    !_header_field(h, "format", json_type_string, &v)) {
 		err_set(err, rc, "%s: not a Horae state file (no format header)",
@@ -343,8 +462,7 @@ static int _load_one(const char *path, const char *kind, int oldest, int newest,
 		err_set(err, rc, "%s: checksum mismatch (corrupt)", path);
 		goto cleanup;
 	}
-	nl[1 + bytes] = '\0';
-	*doc = json_tokener_parse(nl + 1);
+	*doc = _parse(nl + 1, bytes);
 	if (!*doc) {
 		err_set(err, rc, "%s: body is not JSON", path);
 		goto cleanup;
@@ -352,6 +470,60 @@ static int _load_one(const char *path, const char *kind, int oldest, int newest,
 	rc = 0;
 cleanup:
 	json_object_put(h);
+	return rc;
+}
+
+static double _ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/*
+ * Load one file (_check()), read again while it fails and changes: a
+ * publication is rewritten in place, and a reader may meet it half
+ * written (see STATE_SETTLE_MS).
+ */
+static int _load_one(const char *path, const char *kind, int oldest, int newest,
+		     json_object **doc, int *version, horae_err_t *err)
+{
+	const struct timespec pause = { 0, STATE_REREAD_MS * 1000000L };
+	char *buf = NULL, *prev = NULL;
+	size_t len = 0, prev_len = 0;
+	double start = _ms(), same_since = start, now;
+	int rc;
+
+	for (;;) {
+		rc = _slurp(path, &buf, &len, err);
+		if (rc)
+			break;
+		rc = _check(path, buf, len, kind, oldest, newest, doc, version,
+			    err);
+		if (!rc)
+			break;
+		now = _ms();
+		if (!prev || prev_len != len || memcmp(prev, buf, len))
+			same_since = now;
+		else if (now - same_since >= STATE_SETTLE_MS)
+			break;
+		if (now - start >= STATE_CHANGING_MS) {
+			size_t n = err ? strlen(err->text) : 0;
+
+			if (err)
+				snprintf(err->text + n, sizeof(err->text) - n,
+					 " (still changing after %d ms of reading)",
+					 STATE_CHANGING_MS);
+			break;
+		}
+		free(prev);
+		prev = buf;
+		prev_len = len;
+		buf = NULL;
+		nanosleep(&pause, NULL);
+	}
+	free(prev);
 	free(buf);
 	return rc;
 }

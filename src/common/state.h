@@ -11,6 +11,10 @@
  * reader always finds PATH; files are created mode 0600.  Loading tries
  * PATH, then PATH.new (a file system without hard links, where PATH.old
  * takes PATH's place by a rename, and a save cut there), then PATH.old.
+ * A publication (state_publish()) is rewritten in place instead, so
+ * loading reads a file that fails its checks again while its bytes change
+ * (for up to 2 s), and takes it as damaged once it reads the same for
+ * 100 ms.
  */
 #ifndef HORAE_STATE_H
 #define HORAE_STATE_H
@@ -39,10 +43,15 @@ int state_save_shared(const char *path, const char *kind, int version,
 		      json_object *doc, long reader, horae_err_t *err);
 
 /*
- * A view others read, regenerated each period: written to PATH.new
- * (created afresh, never through a symbolic link) and renamed to PATH,
- * readable by reader, without fsync and without PATH.old.  Returns 0 or
- * -errno with err (an ACL refused by the file system says so).
+ * A view others read, regenerated each period, readable by reader,
+ * without fsync and without PATH.old.  When PATH is a regular file of
+ * ours with one link and exactly reader's permissions, it is rewritten
+ * in place (one write from its start, then cut to length: a reader meets
+ * old bytes or new ones, which the checksum tells apart); otherwise it is
+ * written to PATH.new (created afresh, never through a symbolic link) and
+ * renamed to PATH, so who may read it changes only with a new file.
+ * Returns 0 or -errno with err (an ACL refused by the file system says
+ * so).
  */
 int state_publish(const char *path, const char *kind, int version,
 		  json_object *doc, long reader, horae_err_t *err);

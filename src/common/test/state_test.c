@@ -3,7 +3,9 @@
  * state_test.c - Check tests of state.c: atomic save, safe permissions,
  * and truncated, corrupt, zeroed, foreign, wrong-kind and wrong-version
  * files rejected with a clear error and the fallback used; files shared
- * with everyone or, through an ACL, one reader.
+ * with everyone or, through an ACL, one reader; publications rewritten in
+ * place only when that grants nobody anything, and read whole while they
+ * are rewritten.
  */
 #define _GNU_SOURCE /* setresuid, setresgid */
 #include <check.h>
@@ -410,6 +412,163 @@ START_TEST(test_publish_one_reader)
 }
 END_TEST
 
+/* Publish generation with pad bytes of padding, readable by reader. */
+static void _publish_padded(int generation, size_t pad, long reader)
+{
+	json_object *doc = json_object_new_object();
+	char *fill = malloc(pad + 1);
+	horae_err_t err;
+
+	ck_assert_ptr_nonnull(fill);
+	memset(fill, 'x', pad);
+	fill[pad] = '\0';
+	json_object_object_add(doc, "generation",
+			       json_object_new_int(generation));
+	json_object_object_add(doc, "pad", json_object_new_string(fill));
+	ck_assert_msg(state_publish(path, "horae-test", 1, doc, reader, &err) ==
+			      0,
+		      "%s", err.text);
+	json_object_put(doc);
+	free(fill);
+}
+
+static ino_t _ino(const char *p)
+{
+	struct stat st;
+
+	ck_assert_int_eq(lstat(p, &st), 0);
+	return st.st_ino;
+}
+
+/* Whether path is the two lines of a state file and nothing after. */
+static bool _exact(void)
+{
+	static char text[1 << 16];
+	size_t n = _read_file(path, text, sizeof(text));
+	char *nl = memchr(text, '\n', n);
+
+	return n && nl &&
+	       memchr(nl + 1, '\n', n - (nl + 1 - text)) == text + n - 1;
+}
+
+START_TEST(test_publish_in_place)
+{
+	horae_err_t warn, err;
+	ino_t ino;
+	int rc;
+
+	_publish_padded(1, 5000, 65534);
+	ino = _ino(path);
+	/* Shorter: the same file, cut to the new length. */
+	_publish_padded(2, 10, 65534);
+	ck_assert_int_eq(_ino(path), ino);
+	ck_assert_int_eq(_load(&rc, &warn, &err), 2);
+	ck_assert_str_eq(warn.text, "");
+	ck_assert_msg(_exact(), "%s has bytes after the document", path);
+	_publish_padded(3, 8000, 65534);
+	ck_assert_int_eq(_ino(path), ino);
+	ck_assert_int_eq(_load(&rc, &warn, &err), 3);
+	ck_assert_int_eq(_mode(path) & 0707, 0600);
+	/* Another reader, everyone, nobody: each a new file, never the old
+	 * one opened to someone else. */
+	_publish_padded(4, 10, 1);
+	ck_assert_int_ne(_ino(path), ino);
+	ino = _ino(path);
+	_publish_padded(5, 10, STATE_READER_ALL);
+	ck_assert_int_ne(_ino(path), ino);
+	ck_assert_int_eq(_mode(path), 0644);
+	ck_assert_int_lt(getxattr(path, "system.posix_acl_access", NULL, 0), 0);
+	ino = _ino(path);
+	_publish_padded(6, 10, STATE_READER_ALL);
+	ck_assert_int_eq(_ino(path), ino);
+	_publish_padded(7, 10, STATE_READER_NONE);
+	ck_assert_int_ne(_ino(path), ino);
+	ck_assert_int_eq(_mode(path), 0600);
+	ck_assert_int_eq(_load(&rc, &warn, &err), 7);
+}
+END_TEST
+
+START_TEST(test_publish_replaces_others)
+{
+	char other[320], text[256];
+	horae_err_t warn, err;
+	int rc;
+
+	snprintf(other, sizeof(other), "%s/other", dir);
+	/* A second link: PATH is replaced, the other name keeps the old. */
+	_publish_padded(1, 10, STATE_READER_ALL);
+	ck_assert_int_eq(link(path, other), 0);
+	_publish_padded(2, 10, STATE_READER_ALL);
+	ck_assert_int_ne(_ino(path), _ino(other));
+	ck_assert_uint_gt(_read_file(other, text, sizeof(text)), 0);
+	ck_assert_msg(strstr(text, "\"generation\":1"), "%s holds %s", other,
+		      text);
+	/* A symbolic link is replaced, its target untouched. */
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(symlink(other, path), 0);
+	_publish_padded(3, 10, STATE_READER_ALL);
+	ck_assert_int_ne(_ino(path), _ino(other));
+	ck_assert_uint_gt(_read_file(other, text, sizeof(text)), 0);
+	ck_assert(strstr(text, "\"generation\":1"));
+	/* A FIFO neither blocks the publication nor stays. */
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	_publish_padded(4, 10, STATE_READER_ALL);
+	ck_assert_int_eq(_load(&rc, &warn, &err), 4);
+	if (geteuid() != 0)
+		return;
+	/* Somebody else's file is replaced by one of ours. */
+	ck_assert_int_eq(chown(path, 65534, 65534), 0);
+	_publish_padded(5, 10, STATE_READER_ALL);
+	{
+		struct stat st;
+
+		ck_assert_int_eq(lstat(path, &st), 0);
+		ck_assert_int_eq(st.st_uid, 0);
+	}
+	ck_assert_int_eq(_load(&rc, &warn, &err), 5);
+}
+END_TEST
+
+/*
+ * A reader loading while a writer rewrites the file in place, between a
+ * long and a short document, always gets one of them whole.
+ */
+START_TEST(test_publish_read_while_rewritten)
+{
+	enum { WRITES = 1000 };
+	horae_err_t warn, err;
+	int status, rc, gen, loads = 0;
+	ino_t ino;
+	pid_t pid;
+
+	_publish_padded(0, 20000, STATE_READER_ALL);
+	ino = _ino(path);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		for (int i = 1; i <= WRITES; i++)
+			_publish_padded(i, i % 2 ? 30 : 20000,
+					STATE_READER_ALL);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		gen = _load(&rc, &warn, &err);
+		ck_assert_msg(rc == 0, "load %d while rewritten: %s", loads,
+			      err.text);
+		ck_assert_str_eq(warn.text, "");
+		ck_assert_int_ge(gen, 0);
+		ck_assert_int_le(gen, WRITES);
+		loads++;
+	}
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ck_assert_int_eq(_ino(path), ino);
+	ck_assert_int_eq(_load(&rc, &warn, &err), WRITES);
+	printf("state_test: %d loads while %d rewrites in place\n", loads,
+	       WRITES);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("state");
@@ -429,6 +588,9 @@ int main(void)
 	tcase_add_test(tc, test_never_missing);
 	tcase_add_test(tc, test_shared_modes);
 	tcase_add_test(tc, test_publish_one_reader);
+	tcase_add_test(tc, test_publish_in_place);
+	tcase_add_test(tc, test_publish_replaces_others);
+	tcase_add_test(tc, test_publish_read_while_rewritten);
 	suite_add_tcase(s, tc);
 
 	return check_run(s);
