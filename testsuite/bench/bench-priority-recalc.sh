@@ -331,6 +331,13 @@ done
 for side in $sides; do
 	awk '$1 == "submitted" { s += $2; f += $4; if ($4 > 0 && !first) first = $0 }
 	END { printf "submitted %d failed %d\n", s, f; if (first) print "the first chunk that failed: " first }' "$work/$side.submit.log" >&2
+	# A queue short of JOBS is not the one the figures would name.
+	queued=$(awk '$1 == "submitted" { s += $2 } END { print s + 0 }' "$work/$side.submit.log")
+	[ "$queued" -ge "$JOBS" ] || {
+		echo "bench-priority-recalc: $queued of $JOBS jobs queued on the $side side; its submitter said:" >&2
+		tail -n 5 "$work/$side.submit.log" >&2
+		exit 1
+	}
 	echo "$(cat "$work/$side.pid") $(awk '{ n += $1; t += $2 } END { printf "%.0f", (t > 0 ? n / t : n) }' "$work/$side.queue")" >"$work/$side.start"
 done
 read -r hpid hrate <"$work/hmrf.start"

@@ -4,6 +4,8 @@
 # build tree's, built when missing).
 if [ -n "${HORAE_BENCH_SUBMIT:-}" ]; then
 	SUBMIT=$HORAE_BENCH_SUBMIT
+	[ -x "$SUBMIT" ] ||
+		{ echo "HORAE_BENCH_SUBMIT=$SUBMIT: no such program (make -C BUILD/testsuite bench/bench_submit)" >&2; exit 1; }
 else
 	_b=${HORAE_BUILDDIR:-$HERE/../build}
 	[ -d "$_b/testsuite" ] || _b=$(dirname "$_b")
