@@ -73,12 +73,34 @@ resume()
 	scontrol update nodename=big comment="pass $(date +%s.%N)"
 }
 
+# started_in_step SINCE: "A B", how many jobs of a and of b started since
+# SINCE (epoch s) and before the step's first job could end (STEP s after
+# it): what the step's pass started, not what a later pass refilled before
+# the node was drained again.  Counting the running jobs once the count
+# held still read late on a loaded machine (the step's jobs each ask
+# slurmctld for their start time at once): jobs had ended and others
+# started in their place (A 0 / B 10 for 15 / 70 in two runs of the whole
+# suite, 2026-11-29).
+started_in_step()
+{
+	SLURM_TIME_FORMAT=%s squeue -h -t R,CG,CD -A a,b -o "%a %S" |
+		awk -v since="$1" -v step="$STEP" '
+			$2 ~ /^[0-9]+$/ && $2 >= since {
+				acct[NR] = $1; t[NR] = $2
+				if (first == "" || $2 < first) first = $2
+			}
+			END {
+				for (i in t) if (t[i] < first + step) n[acct[i]]++
+				print n["a"] + 0, n["b"] + 0
+			}'
+}
+
 # run NAME POLICY "A_NEW" "B_NEW" "A_SHAPE" "B_SHAPE": the steps (A_NEW and
 # B_NEW: new jobs per step; a shape is "CPUS MEM_MB"); sets RAN_A, RAN_B,
 # AGG_A, AGG_B.
 run()
 {
-	local name=$1 policy=$2 k ca ma cb mb
+	local name=$1 policy=$2 k ca ma cb mb since ran_a ran_b
 	local -a a_new=($3) b_new=($4) a_shape=($5) b_shape=($6)
 	dirs+=("$(tap_rundir "t0010-$name-$policy")")
 	hc_init "${dirs[-1]}" || { hc_stop; return 1; }
@@ -95,11 +117,13 @@ run()
 			{ hc_stop; return 1; }
 		hmrf_wait_none_running 60 || { hc_stop; return 1; }
 		sleep 2.5 # two recalculations rank the pending jobs
+		since=$(date +%s)
 		resume
 		hmrf_wait_stable 75 || { hc_stop; return 1; }
 		scontrol update nodename=big state=drain reason=between-steps
-		RAN_A+=("$(hmrf_running a)")
-		RAN_B+=("$(hmrf_running b)")
+		read -r ran_a ran_b < <(started_in_step "$since")
+		RAN_A+=("$ran_a")
+		RAN_B+=("$ran_b")
 	done
 	hmrf_wait_none_running 60
 	scancel -t PD -A a,b
