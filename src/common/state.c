@@ -58,24 +58,6 @@ static int _write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-static int _pwrite_all(int fd, const char *buf, size_t len)
-{
-	off_t at = 0;
-
-	while (len) {
-		ssize_t n = pwrite(fd, buf, len, at);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		buf += n;
-		at += n;
-		len -= n;
-	}
-	return 0;
-}
-
 static int _fsync_dir(const char *path)
 {
 	char *copy = strdup(path);
@@ -163,14 +145,15 @@ static bool _permitted(int fd, const struct stat *st, long reader)
  * Rewrite path in place with header, body (len bytes) and a newline when
  * it is already such a publication: a regular file of ours with one link
  * and exactly the permissions reader asks for, so no reader gains or
- * keeps access by it.  Returns 0, 1 when path is not such a file (to be
- * replaced instead), or -errno (the file may then be torn).
+ * keeps access by it.  Written from its start over the old bytes, then
+ * cut to length; a reader that meets it half written tells by the
+ * checksum (_load_one()).  Returns 0, 1 when path is not such a file (to
+ * be replaced instead), or -errno (the file may then be torn).
  */
 static int _rewrite(const char *path, const char *header, const char *body,
 		    size_t len, long reader)
 {
-	size_t hlen = strlen(header);
-	char *text = NULL;
+	size_t total = strlen(header) + len + 1;
 	struct stat st;
 	int fd, rc = 1;
 
@@ -181,22 +164,16 @@ static int _rewrite(const char *path, const char *header, const char *body,
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    st.st_nlink != 1 || !_permitted(fd, &st, reader))
 		goto cleanup;
-	/* One write, so a reader sees the old bytes or the new ones at
-	 * each place, never a gap. */
-	rc = -ENOMEM;
-	if (!(text = malloc(hlen + len + 1)))
-		goto cleanup;
-	memcpy(text, header, hlen);
-	memcpy(text + hlen, body, len);
-	text[hlen + len] = '\n';
-	len += hlen + 1;
-	rc = _pwrite_all(fd, text, len);
-	if (!rc && st.st_size > (off_t)len && ftruncate(fd, (off_t)len))
+	rc = _write_all(fd, header, strlen(header));
+	if (!rc)
+		rc = _write_all(fd, body, len);
+	if (!rc)
+		rc = _write_all(fd, "\n", 1);
+	if (!rc && st.st_size > (off_t)total && ftruncate(fd, (off_t)total))
 		rc = -errno;
 cleanup:
 	if (close(fd) && !rc)
 		rc = -errno;
-	free(text);
 	return rc;
 }
 
@@ -394,10 +371,11 @@ static json_object *_parse(const char *s, size_t n)
 
 /* Check the len bytes of path read into buf, of a version from oldest to
  * newest; on success *doc is the parsed document and *version its
- * version. */
+ * version.  *whole: the failure is one no half-written file shows (a
+ * well-formed header of another kind or version). */
 static int _check(const char *path, const char *buf, size_t len,
 		  const char *kind, int oldest, int newest, json_object **doc,
-		  int *version, horae_err_t *err)
+		  int *version, bool *whole, horae_err_t *err)
 {
 	json_object *h = NULL, *v;
 	const char *nl = memchr(buf, '\n', len);
@@ -405,6 +383,7 @@ static int _check(const char *path, const char *buf, size_t len,
 	size_t bytes;
 	int rc = -EINVAL;
 
+	*whole = false;
 	if (len == 0 || !nl) {
 		err_set(err, rc,
 			"%s: no header line (empty, truncated, or not a Horae state file)",
@@ -418,6 +397,9 @@ static int _check(const char *path, const char *buf, size_t len,
 			path);
 		goto cleanup;
 	}
+	/* A file is rewritten in place by the writer of its kind and
+	 * version only: another is no half-written file. */
+	*whole = true;
 	if (strcmp(json_object_get_string(v), kind)) {
 		err_set(err, rc, "%s: holds '%s', not '%s'", path,
 			json_object_get_string(v), kind);
@@ -439,6 +421,7 @@ static int _check(const char *path, const char *buf, size_t len,
 		goto cleanup;
 	}
 	*version = json_object_get_int(v);
+	*whole = false;
 	if (!_header_field(h, "bytes", json_type_int, &v) ||
 	    !_header_field(h, "fnv1a64", json_type_string, &v)) {
 		err_set(err, rc, "%s: header lacks bytes or fnv1a64", path);
@@ -493,6 +476,7 @@ static int _load_one(const char *path, const char *kind, int oldest, int newest,
 	char *buf = NULL, *prev = NULL;
 	size_t len = 0, prev_len = 0;
 	double start = _ms(), same_since = start, now;
+	bool whole;
 	int rc;
 
 	for (;;) {
@@ -500,8 +484,8 @@ static int _load_one(const char *path, const char *kind, int oldest, int newest,
 		if (rc)
 			break;
 		rc = _check(path, buf, len, kind, oldest, newest, doc, version,
-			    err);
-		if (!rc)
+			    &whole, err);
+		if (!rc || whole)
 			break;
 		now = _ms();
 		if (!prev || prev_len != len || memcmp(prev, buf, len))
