@@ -94,12 +94,14 @@ betas=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "beta") c = i }
 tap_ok "hmrf: beta after t1 and t2 (A B A B) are Fig. 5's: $betas" $?
 
 # --- H-MRF on a real cluster's steps: scheduling latency ----------------------
-# t0010 runs Table 1 and Example 4 on Slurm in six-second steps; there a
-# job starts a second or so after the node comes into service, time with
-# capacity and demand but no allocation, which the books count as
-# entitlement.  The same inputs here (--start-latency, the steps' jobs
-# submitted when the last step's end, series sampled mid-step) give what
-# t0010 measures: Example 4 35/30 with 1 s of 6 (t0010: 35/30 in three runs
+# t0010 ran Table 1 and Example 4 on Slurm in six-second steps, bringing
+# the node back with state=resume (until 2026-12-01; it now uses
+# state=idle, whose pass comes in the same RPC, and 20-s steps, and gets
+# the paper's counts); there a job started a second or so after the node
+# came into service, time with capacity and demand but no allocation,
+# which the books count as entitlement.  The same inputs here
+# (--start-latency, the steps' jobs submitted when the last step's end,
+# series sampled mid-step) give what t0010 measured: Example 4 35/30 with 1 s of 6 (t0010: 35/30 in three runs
 # of four) and 37/26 with 0.5 s (the fourth); Table 1 exact up to 1.25 s of
 # 6 and A 24 8 22 8 / B 4 23 9 23 from 1.5 s (t0010: A 24 6-8 22 8-9 / B 4
 # 23 9 22-23).  hmrf_books_test's step model gives the same Example 4 counts.
