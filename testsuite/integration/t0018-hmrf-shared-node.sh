@@ -26,8 +26,9 @@
 # In a clean-clone CI (2026-12-01, both suites at once) chem, held at its
 # floor, had 0.945, which the earlier line of 0.95 failed.  On Slurm each
 # job waits a moment for the scheduler on a free node, entitlement
-# without allocation, which pulls every beta towards 1 (horae-sim, without that wait, gives 1.4 /
-# 1.2 / 1.0 on the same workload); longer jobs wait relatively less.
+# without allocation, which pulls every beta towards 1 (horae-sim,
+# without that wait, gives 1.4 / 1.2 / 1.0 on the same workload); longer
+# jobs wait relatively less.
 # Every account's usage, non-sharing allocation, beta and aggregate is
 # printed.  Before the default left Slurm's node TRES out, a 1-CPU job
 # weighed as much as a job filling the node and usage split by job count
