@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Compare JUnit files of Slurm's python testsuite: stock and Horae.
 
-  compare.py STOCK.xml HORAE.xml [HORAE-RERUN.xml ...]
-  compare.py --lost STOCK.xml HORAE.xml [HORAE-RERUN.xml ...]
+  compare.py [--lost] STOCK.xml HORAE.xml [HORAE-RERUN.xml ...]
+             [--paired STOCK-RERUN.xml HORAE-RERUN.xml ...]
 
 Prints each side's counts, then every test whose outcome differs, with
 the reason each side gave (a failure's first line, a skip's message).
 A test that failed on Horae and passed in a rerun of it there counts as
-passed, and is listed as such.  Exit 0 when every test that passed with
-stock passed with Horae, else 1.  --lost prints only the pytest node ids
-of the tests that passed with stock and not (yet) with Horae.
+passed, and is listed as such.  A --paired rerun ran the lost tests on
+both sides at the same time: a test that failed on both there failed
+with stock too under the same load, which says the machine, not the
+plugins; it is listed as such and not held against Horae.  Exit 0 when
+every test that passed with stock passed with Horae or was so excused,
+else 1.  --lost prints only the pytest node ids of the tests that passed
+with stock and are neither passed nor excused (yet) on Horae.
 """
 import sys
 import xml.etree.ElementTree as ET
@@ -68,18 +72,35 @@ def main():
     lost_only = args[:1] == ["--lost"]
     if lost_only:
         args = args[1:]
+    paired = []
+    while "--paired" in args:
+        i = args.index("--paired")
+        if len(args) < i + 3:
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
+        paired.append((args[i + 1], args[i + 2]))
+        del args[i:i + 3]
     if len(args) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     stock, horae = outcomes(args[0]), outcomes(args[1])
     rerun_passed = set()
-    for path in args[2:]:
+    for path in args[2:] + [h for _, h in paired]:
         for name, (kind, _) in outcomes(path).items():
             if kind == "passed" and horae.get(name, ("",))[0] == "failed":
                 horae[name] = ("passed", "failed once, passed on a rerun")
                 rerun_passed.add(name)
+    # Failed on both sides of one paired rerun: {name: stock's reason}.
+    excused = {}
+    for spath, hpath in paired:
+        s_out, h_out = outcomes(spath), outcomes(hpath)
+        for name, (kind, why) in s_out.items():
+            if (kind == "failed" and name not in rerun_passed and
+                    h_out.get(name, ("",))[0] == "failed"):
+                excused.setdefault(name, why)
     lost = sorted(k for k, v in stock.items() if v[0] == "passed" and
-                  horae.get(k, ("absent",))[0] != "passed")
+                  horae.get(k, ("absent",))[0] != "passed" and
+                  k not in excused)
     if lost_only:
         print(" ".join(NODE_IDS[k] for k in lost))
         return 0
@@ -111,6 +132,12 @@ def main():
         print(f"\nFailed on Horae, then passed on a rerun ({len(rerun_passed)}):")
         for name in sorted(rerun_passed):
             print(f"  {name}")
+    if excused:
+        print(f"\nPassed with stock, failed on Horae, then failed on both "
+              f"side by side in a rerun ({len(excused)}): the machine, not "
+              "the plugins:")
+        for name in sorted(excused):
+            print(f"  {name}: stock in the rerun: {excused[name]}")
     both = sorted(k for k in stock if stock[k][0] == "failed" and
                   horae.get(k, ("",))[0] == "failed")
     print(f"\nFailing on both ({len(both)}): the machine or the harness, "

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # t0600: compare.py, the judge of t0037, on JUnit files written here: a
 # test lost on Horae fails the comparison, one that failed once and
-# passed on a rerun does not, and --lost names each lost test with the
+# passed on a rerun does not, nor one that failed on both sides of a
+# paired rerun (both at once), and --lost names each lost test with the
 # pytest node id a rerun needs, also for a test inside a class.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,6 +71,43 @@ rc=$?
 tap_ok "both passed on a rerun: exit 0, listed as such, counted over all four tests" \
 	$([ $rc = 0 ] && grep -q '^Failed on Horae, then passed on a rerun (2):' "$tmp/out" &&
 		grep -Eq '^horae +2 +1 +1 +4$' "$tmp/out"; echo $?) "$(cat "$tmp/out")"
+
+# Paired reruns (both sides at once): in the first, test_w fails on both
+# sides (the machine: not held against Horae) and test_mem fails on Horae
+# only (still lost); in the second, test_mem again fails on Horae and
+# passes on stock.
+junit "$tmp/horae.xml" fail:tests/a/test_--w:test_w \
+	fail:tests/a/test_m.Test_m:test_mem skip:tests/a/test_g:test_gpu \
+	fail:tests/a/test_x:test_x
+junit "$tmp/stock-rerun1.xml" fail:tests/a/test_--w:test_w \
+	pass:tests/a/test_m.Test_m:test_mem
+junit "$tmp/horae-rerun1.xml" fail:tests/a/test_--w:test_w \
+	fail:tests/a/test_m.Test_m:test_mem
+junit "$tmp/stock-rerun2.xml" pass:tests/a/test_m.Test_m:test_mem
+junit "$tmp/horae-rerun2.xml" fail:tests/a/test_m.Test_m:test_mem
+lost=$(python3 "$CMP" --lost "$tmp/stock.xml" "$tmp/horae.xml" \
+	--paired "$tmp/stock-rerun1.xml" "$tmp/horae-rerun1.xml")
+tap_ok "a test that failed on both sides of a paired rerun is no longer lost; one that failed on Horae alone is" \
+	$([ "$lost" = "tests/a/test_m.py::Test_m::test_mem" ]; echo $?) "$lost"
+python3 "$CMP" "$tmp/stock.xml" "$tmp/horae.xml" \
+	--paired "$tmp/stock-rerun1.xml" "$tmp/horae-rerun1.xml" \
+	--paired "$tmp/stock-rerun2.xml" "$tmp/horae-rerun2.xml" >"$tmp/out" 2>&1
+rc=$?
+tap_ok "after two paired reruns: exit 1, test_w listed as failing on both side by side, test_mem as lost" \
+	$([ $rc = 1 ] &&
+		grep -q '^Passed with stock, failed on Horae, then failed on both side by side in a rerun (1)' "$tmp/out" &&
+		grep -q '^  tests.a.test_--w::test_w: stock in the rerun: assert 1 == 2' "$tmp/out" &&
+		grep -q '^Passed with stock, not with Horae: 1$' "$tmp/out" &&
+		grep -q '^  tests.a.test_m.Test_m::test_mem$' "$tmp/out"; echo $?) "$(cat "$tmp/out")"
+# Horae passing in a paired rerun counts as passing, whatever stock did.
+junit "$tmp/horae-rerun2.xml" pass:tests/a/test_m.Test_m:test_mem
+junit "$tmp/stock-rerun2.xml" fail:tests/a/test_m.Test_m:test_mem
+python3 "$CMP" "$tmp/stock.xml" "$tmp/horae.xml" \
+	--paired "$tmp/stock-rerun1.xml" "$tmp/horae-rerun1.xml" \
+	--paired "$tmp/stock-rerun2.xml" "$tmp/horae-rerun2.xml" >"$tmp/out" 2>&1
+rc=$?
+tap_ok "a test Horae passes in a paired rerun passes: exit 0" \
+	$([ $rc = 0 ] && grep -q '^Failed on Horae, then passed on a rerun (1):' "$tmp/out"; echo $?) "$(cat "$tmp/out")"
 
 # A test missing on Horae is lost too; one failing on both sides is not.
 junit "$tmp/horae.xml" pass:tests/a/test_--w:test_w \
