@@ -12,6 +12,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
+tap_core_only
 command -v clang >/dev/null ||
 	tap_skip_all "clang missing (contribs/horae-deps installs it)"
 work=$(mktemp -d /tmp/horae-fuzz-t0510.XXXXXX)

@@ -70,6 +70,15 @@ tap_skip_all()
 	exit 0
 }
 
+# tap_core_only: the test is of the core or horae-sim alone, which never
+# touch Slurm, so one release's suite of a horae-check that runs several
+# runs it for all (horae-check sets HORAE_CORE_TESTED_BY in the others).
+tap_core_only()
+{
+	[ -z "${HORAE_CORE_TESTED_BY:-}" ] ||
+		tap_skip_all "Slurm-independent (the core and horae-sim only): run once, in this horae-check's Slurm $HORAE_CORE_TESTED_BY suite"
+}
+
 tap_done()
 {
 	echo "1..$TAP_N"

@@ -50,6 +50,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
+tap_core_only
 SIM=${HORAE_BUILDDIR:-}/../contribs/sim/horae-sim
 [ -x "$SIM" ] || tap_skip_all "horae-sim not built (run through make check)"
 command -v jq >/dev/null || tap_skip_all "jq missing (contribs/horae-deps installs it)"

@@ -15,6 +15,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
+tap_core_only
 SIM=${HORAE_BUILDDIR:-}/../contribs/sim/horae-sim
 WHATIF=$HERE/../contribs/sim/horae-whatif
 [ -x "$SIM" ] || tap_skip_all "horae-sim not built (run through make check)"

@@ -11,6 +11,7 @@
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
+tap_core_only
 work=$(mktemp -d /tmp/horae-soak-t0515.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 "$HERE/soak/soak.sh" "${T0515_SEEDS:-20}" 1 2 >"$work/out" 2>"$work/err"
