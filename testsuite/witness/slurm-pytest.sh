@@ -15,9 +15,9 @@
 # the two pytest logs and report.txt; a test that passed on stock and
 # failed on Horae runs twice more on both sides at once
 # (stock-rerunN.xml, horae-rerunN.xml), since some of Slurm's tests race
-# or fail on a loaded machine.  The two clusters run at the same time, each with
-# its own munged, ports and run directory (half the time; each side loads
-# the machine alike).  The tests in deselect.txt are not run on either
+# or fail on a loaded machine.  The two clusters run at the same time,
+# each with its own munged, ports and run directory (half the time; each
+# side loads the machine alike).  The tests in deselect.txt are not run on either
 # side: they fail on stock on this harness after waiting out long
 # timeouts, so they witness nothing (the file says which and why).  Needs HORAE_PLUGINDIR (make check
 # sets it; or contribs/horae-build's last line) and python3-pytest (the
