@@ -136,7 +136,6 @@ both main "${deselect[@]}" "$@" tests || exit 2
 # files as a pair after --paired.
 reruns=()
 for n in 1 2; do
-	# shellcheck disable=SC2086
 	lost=$(python3 "$HERE/compare.py" --lost "$out/stock.xml" \
 		"$out/horae.xml" "${reruns[@]}")
 	[ -n "$lost" ] || break
