@@ -134,7 +134,11 @@ make -s -C "$build/testsuite" bench/bench_rank bench/bench_submit bench/bench_co
 export HORAE_BENCH_SUBMIT=$build/testsuite/bench/bench_submit
 export HORAE_PLUGINDIR=${HORAE_PLUGINDIR:-$build/stage$(make -s --no-print-directory -C "$build/src/plugins" print-plugindir)}
 export HORAE_BINDIR=${HORAE_BINDIR:-$build/stage/usr/local/bin}
-commit=$(git -C "$HERE" describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)
+# Changes to the documents (this report among them, when --only runs
+# one after another) change nothing measured.
+commit=$(git -C "$HERE" rev-parse --short=7 HEAD 2>/dev/null || echo unknown)
+[ -n "$(git -C "$HERE" status --porcelain -- . ':(exclude)doc' \
+	':(exclude)README.md' 2>/dev/null)" ] && commit=$commit-dirty
 case $commit in
 *-dirty) commit_said="commit ${commit%-dirty} with changes not committed" ;;
 *) commit_said="commit $commit" ;;
