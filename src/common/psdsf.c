@@ -157,6 +157,7 @@ struct psdsf_pass {
 	tres_vec_t cmax; /* per slot, at least every node's c (see _s_bound) */
 	bool cnegz[TRES_MAX]; /* some node's c in the slot is -0 */
 	bool *elig; /* nu x nn */
+	int *cand; /* nu: psdsf_pass_pick's users to rescan */
 };
 
 /*
@@ -286,7 +287,8 @@ psdsf_pass_t *psdsf_pass_create(const psdsf_user_t *u, int nu,
 	p->cap = calloc(nn ? nn : 1, sizeof(*p->cap));
 	p->idle = calloc(nn ? nn : 1, sizeof(*p->idle));
 	p->elig = calloc((size_t)nu * nn + 1, sizeof(*p->elig));
-	if (!p->u || !p->cap || !p->idle || !p->elig) {
+	p->cand = calloc(nu ? nu : 1, sizeof(*p->cand));
+	if (!p->u || !p->cap || !p->idle || !p->elig || !p->cand) {
 		psdsf_pass_destroy(&p);
 		errno = ENOMEM;
 		return NULL;
@@ -317,6 +319,7 @@ void psdsf_pass_destroy(psdsf_pass_t **pass)
 	free(p->cap);
 	free(p->idle);
 	free(p->elig);
+	free(p->cand);
 	free(p);
 	*pass = NULL;
 }
@@ -359,12 +362,16 @@ static int _pass_pick_all(const psdsf_pass_t *p, int *user, int *node)
 /*
  * The smallest (K, user, node): first over the users whose best pair is
  * known, then over the others in the order of their lower bounds, each
- * recomputed only while its bound could still beat the best so far.
+ * recomputed only while its bound could still beat the best so far.  One
+ * walk over the users finds both; a rescan changes only its own user and
+ * the best only gets smaller, so the others are taken from that list, the
+ * smallest (bound, user) first, and a user whose bound no longer beats
+ * the best is dropped from it for good.
  */
 int psdsf_pass_pick(psdsf_pass_t *p, int *user, int *node)
 {
 	double bk = 0;
-	int bn = -1, bi = -1;
+	int bn = -1, bi = -1, nc = 0;
 
 	if (!p || !user || !node)
 		return -EINVAL;
@@ -373,33 +380,46 @@ int psdsf_pass_pick(psdsf_pass_t *p, int *user, int *node)
 	for (int n = 0; n < p->nu; n++) {
 		const puser_t *pu = &p->u[n];
 
-		if (pu->u.active && pu->valid && pu->best_i >= 0 &&
-		    _before(pu->best_k, n, pu->best_i, bk, bn, bi)) {
+		if (!pu->u.active)
+			continue;
+		if (!pu->valid) {
+			if (pu->s_lb < INFINITY)
+				p->cand[nc++] = n;
+		} else if (pu->best_i >= 0 &&
+			   _before(pu->best_k, n, pu->best_i, bk, bn, bi)) {
 			bk = pu->best_k;
 			bn = n;
 			bi = pu->best_i;
 		}
 	}
-	for (;;) {
+	while (nc) {
 		double lb, mlb = 0;
-		int m = -1;
+		int m = -1, mj = -1;
 		puser_t *pu;
 
-		for (int n = 0; n < p->nu; n++) {
+		for (int j = 0; j < nc; j++) {
+			int n = p->cand[j];
+
 			pu = &p->u[n];
-			if (!pu->u.active || pu->valid ||
-			    !(pu->s_lb < INFINITY))
-				continue;
 			lb = pu->a * pu->s_lb;
-			if (!_before(lb, n, -1, bk, bn, bi))
+			if (!_before(lb, n, -1, bk, bn, bi)) {
+				/* nor will it: the best only gets smaller */
+				p->cand[j--] = p->cand[--nc];
 				continue;
-			if (m < 0 || lb < mlb) {
+			}
+			if (m < 0 || lb < mlb || (lb == mlb && n < m)) {
 				m = n;
 				mlb = lb;
+				mj = j;
 			}
 		}
 		if (m < 0)
 			break;
+		/* A drop above may have moved m: find it again by value. */
+		if (p->cand[mj] != m)
+			for (mj = 0; p->cand[mj] != m; mj++)
+				;
+		p->cand[mj] = p->cand[--nc];
 		pu = &p->u[m];
 		_rescan(p, pu);
 		if (pu->best_i >= 0 &&
