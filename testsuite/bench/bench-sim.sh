@@ -6,12 +6,23 @@
 # and 64 GB in four speed generations, 100 accounts of weights 1-3, 1,000
 # jobs of 1,000 tasks (1-4 CPUs, 1-8 GB, 10-109 s of work), one every 2 s:
 # the cluster is oversubscribed about 2.5 times, so queues stay long.
-# Prints seconds, peak resident memory and the simulated makespan per
-# policy; asserts nothing.
+# Prints seconds (elapsed), peak resident memory and the simulated
+# makespan per policy; asserts nothing.  Each policy runs BENCH_SIM_RUNS
+# times (3), the policies one after another in each round and in the
+# reverse order every other round, and the seconds are given as the
+# median with the fastest and the slowest run beside it: on a virtual
+# machine one run of the same binary has taken from 3.5 to 5.7 s.  The
+# makespan must come out the same every run (the simulator is
+# deterministic); a run that differs is printed as an error.
 #
 #   bench-sim.sh [POLICY...]     (default: all of them)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
+runs=${BENCH_SIM_RUNS:-3}
+case $runs in
+'' | *[!0-9]* | 0) echo "bench-sim: BENCH_SIM_RUNS is a positive whole number, not '$runs'" >&2
+	exit 2 ;;
+esac
 build=${HORAE_BUILDDIR:-$HERE/build}
 # Build what is missing (the configured build is kept as it is).
 if [ -f "$build/config.status" ]; then
@@ -44,14 +55,38 @@ awk 'BEGIN {
 	printf "]}\n";
 }' >"$dir/trace.json"
 
-printf '%-12s %10s %12s %12s %10s\n' policy seconds "peak RSS MB" makespan tasks
-for p in "${policies[@]}"; do
-	/usr/bin/time -f '%e %M' -o "$dir/time" \
-		"$sim" -q --json -p "$p" -w sliding:1h "$dir/trace.json" \
-		>"$dir/out.json"
-	read -r secs kb <"$dir/time"
-	printf '%-12s %10.2f %12.1f %12s %10s\n' "$p" "$secs" "$(awk -v k="$kb" 'BEGIN { print k / 1024 }')" \
-		"$(jq -r '.makespan' "$dir/out.json")" \
-		"$(jq -r '.tasks_started' "$dir/out.json")"
+# Each run's line in $dir/runs: policy, seconds, peak KB, makespan, tasks.
+for ((round = 1; round <= runs; round++)); do
+	order=("${policies[@]}")
+	if ((round % 2 == 0)); then
+		order=()
+		for ((i = ${#policies[@]} - 1; i >= 0; i--)); do
+			order+=("${policies[i]}")
+		done
+	fi
+	for p in "${order[@]}"; do
+		/usr/bin/time -f '%e %M' -o "$dir/time" \
+			"$sim" -q --json -p "$p" -w sliding:1h "$dir/trace.json" \
+			>"$dir/out.json"
+		read -r secs kb <"$dir/time"
+		echo "$p $secs $kb $(jq -r '.makespan' "$dir/out.json")" \
+			"$(jq -r '.tasks_started' "$dir/out.json")" >>"$dir/runs"
+	done
 done
+printf '%-12s %8s %8s %8s %12s %12s %10s\n' policy seconds fastest slowest \
+	"peak RSS MB" makespan tasks
+for p in "${policies[@]}"; do
+	awk -v p="$p" '$1 == p' "$dir/runs" | sort -k2,2n | awk -v runs="$runs" '
+		{ s[NR] = $2; if ($3 > kb) kb = $3; ms[NR] = $4; t = $5 }
+		END {
+			med = NR % 2 ? s[(NR + 1) / 2] : (s[NR / 2] + s[NR / 2 + 1]) / 2
+			printf "%-12s %8.2f %8.2f %8.2f %12.1f %12s %10s\n",
+				$1, med, s[1], s[NR], kb / 1024, ms[1], t
+			for (i = 2; i <= NR; i++)
+				if (ms[i] != ms[1])
+					printf "bench-sim: %s: the makespan differs between runs (%s, %s)\n",
+						$1, ms[1], ms[i] > "/dev/stderr"
+		}'
+done
+echo "seconds: the median of $runs runs (elapsed), with the fastest and the slowest"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -m)"
