@@ -47,9 +47,9 @@
 # their sections in place of the same benchmarks' sections in the report
 # (BENCH_OUT or doc/benchmarks.md), keeping the others as they were, so
 # that a full report can be made a few benchmarks at a time.  Each
-# section says when, on which commit and on which machine (CPU, kernel)
-# it ran; one that a whole run wrote before sections said so gets that
-# run's, from the report's header.
+# section says when it ended, on which commit and on which machine (CPU,
+# kernel) it ran; one that a whole run wrote before sections said so
+# gets that run's, from the report's header (when that run ended).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
 build=${HORAE_BUILDDIR:-$HERE/build}
@@ -214,7 +214,7 @@ done <<<"$BENCHES"
 	if [ -n "$only" ]; then
 		echo "Written by \`testsuite/bench/bench-all.sh --only ${only:1:-1}\` on"
 		echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $commit_said, into the"
-		echo "report before it: each section says when it ran, on which commit"
+		echo "report before it: each section says when it ended, on which commit"
 		echo "and on which machine (CPU and kernel; 24 GiB and Debian 12 each"
 		echo "time so far).  The machine below is this last run's."
 	else
