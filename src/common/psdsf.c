@@ -415,7 +415,9 @@ int psdsf_pass_pick(psdsf_pass_t *p, int *user, int *node)
 		}
 		if (m < 0)
 			break;
-		/* A drop above may have moved m: find it again by value. */
+		/* Not needed as it stands (a drop after mj moves only the
+		 * last entry, which lies past mj); kept against a change of
+		 * the loop above. */
 		if (p->cand[mj] != m)
 			for (mj = 0; p->cand[mj] != m; mj++)
 				;
