@@ -415,12 +415,7 @@ int psdsf_pass_pick(psdsf_pass_t *p, int *user, int *node)
 		}
 		if (m < 0)
 			break;
-		/* Not needed as it stands (a drop after mj moves only the
-		 * last entry, which lies past mj); kept against a change of
-		 * the loop above. */
-		if (p->cand[mj] != m)
-			for (mj = 0; p->cand[mj] != m; mj++)
-				;
+		/* Still at mj: a drop after it moves only the last entry. */
 		p->cand[mj] = p->cand[--nc];
 		pu = &p->u[m];
 		_rescan(p, pu);
