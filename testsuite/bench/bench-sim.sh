@@ -76,16 +76,16 @@ done
 printf '%-12s %8s %8s %8s %12s %12s %10s\n' policy seconds fastest slowest \
 	"peak RSS MB" makespan tasks
 for p in "${policies[@]}"; do
-	awk -v p="$p" '$1 == p' "$dir/runs" | sort -k2,2n | awk -v runs="$runs" '
+	awk -v p="$p" '$1 == p' "$dir/runs" | sort -k2,2n | awk -v p="$p" '
 		{ s[NR] = $2; if ($3 > kb) kb = $3; ms[NR] = $4; t = $5 }
 		END {
 			med = NR % 2 ? s[(NR + 1) / 2] : (s[NR / 2] + s[NR / 2 + 1]) / 2
 			printf "%-12s %8.2f %8.2f %8.2f %12.1f %12s %10s\n",
-				$1, med, s[1], s[NR], kb / 1024, ms[1], t
+				p, med, s[1], s[NR], kb / 1024, ms[1], t
 			for (i = 2; i <= NR; i++)
 				if (ms[i] != ms[1])
 					printf "bench-sim: %s: the makespan differs between runs (%s, %s)\n",
-						$1, ms[1], ms[i] > "/dev/stderr"
+						p, ms[1], ms[i] > "/dev/stderr"
 		}'
 done
 echo "seconds: the median of $runs runs (elapsed), with the fastest and the slowest"
