@@ -205,19 +205,6 @@ hmrf_end_t hmrf_end_of(const job_record_t *job_ptr)
 	return end;
 }
 
-void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr)
-{
-	hmrf_end_t end = hmrf_end_of(job_ptr);
-
-	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
-	if (!job_ptr->start_time || !job_ptr->end_time)
-		return;
-	if (!ctx->tres_known)
-		hmrf_tres_refresh(ctx);
-	hmrf_job_end_usage(job_ptr, hmrf_books_charged_until(ctx->books));
-	hmrf_job_end_books(ctx, &end);
-}
-
 /* hmrf_job_priority with the job's eligible time (when it has details)
  * and the cluster's CPUs already known. */
 static uint32_t _priority(const prio_weights_t *w, double cluster_cpus,
@@ -335,6 +322,18 @@ static void _fetch_priority_targets(const job_record_t *job_ptr)
 		__builtin_prefetch(job_ptr->prio_factors, 1);
 }
 
+/* A job the gather found running, or ended with its end not charged yet:
+ * Slurm's usage is charged for it in the write's hold (hmrf_recalc_charge),
+ * for the gather holds only read locks.  Its record is known by its id
+ * and start (and end): between the holds it may have ended, been purged,
+ * or requeued and started again. */
+typedef struct noted_charge {
+	job_record_t *job_ptr;
+	uint32_t job_id;
+	time_t start, end;
+	bool ended;
+} noted_charge_t;
+
 /*
  * The arrays a recalculation works in, kept from one to the next so that
  * a recalculation neither allocates nor zeroes them again (they grow to
@@ -362,8 +361,13 @@ struct hmrf_scratch {
 	int *reader_account;
 	size_t nreaders;
 	bool readers; /* the last walk noted them, not listed since */
+	/* the Slurm usage the walk found to charge (hmrf_recalc_charge) */
+	noted_charge_t *charges;
+	size_t ncharges;
+	bool charging; /* they are this gather's, not charged yet */
 	/* what the gather hands the ranking, and the ranking the write */
 	double now;
+	double charged; /* the books' last charge before this gather */
 	size_t npend; /* pending jobs in pend, fac, efac, byvisit */
 	int nacct;
 	bool accounts; /* nacct: the accounts known, contributions set */
@@ -375,7 +379,7 @@ struct hmrf_scratch {
 	/* how many each has room for */
 	size_t all_cap, pend_cap, account_cap, amounts_cap, order_cap,
 		byvisit_cap, fac_cap, efac_cap, dur_cap, pend_ptr_cap,
-		has_jobs_cap, reader_uid_cap, reader_account_cap;
+		has_jobs_cap, reader_uid_cap, reader_account_cap, charges_cap;
 };
 
 void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
@@ -397,6 +401,7 @@ void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
 	xfree(s->has_jobs);
 	xfree(s->reader_uid);
 	xfree(s->reader_account);
+	xfree(s->charges);
 	xfree(*scratch);
 }
 
@@ -494,6 +499,22 @@ static void _note_reader(struct hmrf_scratch *s, uint32_t uid, int a)
 	s->nreaders++;
 }
 
+/* Note a job whose Slurm usage the write's hold charges. */
+static void _note_charge(struct hmrf_scratch *s, job_record_t *job_ptr,
+			 bool ended)
+{
+	noted_charge_t *c;
+
+	_room_keep((void **)&s->charges, &s->charges_cap, s->ncharges + 1,
+		   sizeof(*s->charges));
+	c = &s->charges[s->ncharges++];
+	c->job_ptr = job_ptr;
+	c->job_id = job_ptr->job_id;
+	c->start = job_ptr->start_time;
+	c->end = job_ptr->end_time;
+	c->ended = ended;
+}
+
 /*
  * The one walk over job_list: every account that appears gets an index,
  * in the order of the list; the books are told what runs (since when),
@@ -515,15 +536,18 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 		if (hmrf_books_running(ctx->books, a, &v,
 				       (double)job_ptr->start_time))
 			error("%s: cannot charge %pJ", plugin_type, job_ptr);
-		hmrf_usage_charge(job_ptr, r->charged, r->now, false);
+		_note_charge(r->s, job_ptr, false);
 	} else if (job_ptr->start_time && job_ptr->end_time &&
 		   (IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr))) {
 		/* Ended since the last recalculation (or, after a restart,
 		 * while slurmctld was down): its record says when.  Slurm's
-		 * usage was charged at its end, unless that was while
-		 * slurmctld was down. */
-		if ((double)job_ptr->end_time > r->charged)
-			hmrf_usage_charge(job_ptr, r->charged, r->now, true);
+		 * usage was charged at its end (and marked so), unless
+		 * that was while slurmctld was down or slurmctld did not
+		 * tell the plugin (without AccountingStorageEnforce=limits):
+		 * then in the write's hold. */
+		if ((double)job_ptr->end_time > r->charged &&
+		    job_ptr->end_time_exp != (time_t)NO_VAL)
+			_note_charge(r->s, job_ptr, true);
 		v = _vec(ctx, job_ptr->tres_alloc_cnt);
 		if (hmrf_books_ended(ctx->books, job_ptr->job_id, a, &v,
 				     (double)job_ptr->start_time,
@@ -573,6 +597,7 @@ static void _walk(recalc_t *r)
 	r->pend = s->pend;
 	r->account = s->account;
 	r->amounts = s->amounts;
+	s->ncharges = 0;
 	list_for_each_ro(job_list, _collect, &all);
 	for (size_t i = 0; i < all.n; i++) {
 		if (i + 2 * HMRF_AHEAD < all.n) {
@@ -813,7 +838,7 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 	struct hmrf_scratch *s;
 	tres_vec_t cap, all;
 
-	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
+	HORAE_ASSERT_LOCK(JOB_LOCK, READ_LOCK);
 	HORAE_ASSERT_LOCK(NODE_LOCK, READ_LOCK);
 	HORAE_ASSERT_LOCK(PART_LOCK, READ_LOCK);
 	if (!job_list)
@@ -829,7 +854,6 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 	hmrf_books_set_configured(ctx->books, &all);
 	hmrf_books_set_capacity(ctx->books, &cap);
 	r.charged = hmrf_books_charged_until(ctx->books);
-	hmrf_usage_advance(r.charged, r.now);
 	hmrf_books_begin(ctx->books, r.now);
 	hmrf_ctx_new_walk(ctx);
 	_walk(&r);
@@ -837,6 +861,8 @@ int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now)
 	s->readers = r.readers;
 	s->npend = r.npend;
 	s->now = r.now;
+	s->charged = r.charged;
+	s->charging = true;
 	/* The Eunomia factors read the job records, in the jobs' order, and
 	 * give every account a probe: with that weight the accounts are
 	 * known and the jobs put in order here, else once slurmctld's locks
@@ -854,8 +880,7 @@ void hmrf_recalc_close(hmrf_ctx_t *ctx)
 {
 	struct hmrf_scratch *s = ctx->scratch;
 
-	xassert(!verify_assoc_lock ||
-		verify_assoc_lock(ASSOC_LOCK, WRITE_LOCK));
+	xassert(!verify_assoc_lock || verify_assoc_lock(ASSOC_LOCK, READ_LOCK));
 	if (!s || !s->gathered)
 		return;
 	_accounts(ctx, s);
@@ -863,7 +888,6 @@ void hmrf_recalc_close(hmrf_ctx_t *ctx)
 		error("%s: the books did not close the recalculation",
 		      plugin_type);
 	ctx->recover = false;
-	hmrf_usage_publish(ctx->books);
 	s->gathered = false;
 }
 
@@ -897,6 +921,50 @@ view_readers_t *hmrf_recalc_readers(hmrf_ctx_t *ctx)
 				  hmrf_books_name(ctx->books,
 						  s->reader_account[i]));
 	return r;
+}
+
+/*
+ * Whether the job noted at the gather may be charged now: the same record,
+ * started at the same time (not requeued and started again since), and
+ * its end not charged meanwhile (priority_p_job_end charges it from where
+ * Slurm's usage was last charged, which covers the gather's part too).  A
+ * job whose record was purged between the holds is not charged: purged
+ * MinJobAge after its end, it either had its end charged then (with
+ * AccountingStorageEnforce=limits) or ended while its record could be
+ * purged before any gather saw it (without), as a job whose MinJobAge is
+ * shorter than the Period does.
+ */
+static bool _chargeable(const noted_charge_t *c)
+{
+	job_record_t *job_ptr = find_job_record(c->job_id);
+
+	if (job_ptr != c->job_ptr || job_ptr->start_time != c->start ||
+	    job_ptr->end_time_exp == (time_t)NO_VAL)
+		return false;
+	return !c->ended ||
+	       (job_ptr->end_time == c->end &&
+		(IS_JOB_FINISHED(job_ptr) || IS_JOB_COMPLETING(job_ptr)));
+}
+
+void hmrf_recalc_charge(hmrf_ctx_t *ctx)
+{
+	struct hmrf_scratch *s = ctx->scratch;
+
+	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
+	if (!s || !s->charging)
+		return;
+	hmrf_usage_advance(s->charged, s->now);
+	for (size_t i = 0; job_list && i < s->ncharges; i++) {
+		const noted_charge_t *c = &s->charges[i];
+
+		/* An end charged here is marked charged here too. */
+		if (_chargeable(c))
+			hmrf_usage_charge(c->job_ptr, s->charged, s->now,
+					  c->ended);
+	}
+	hmrf_usage_publish(ctx->books);
+	s->ncharges = 0;
+	s->charging = false;
 }
 
 /* How far ahead of the job being written the write checks a job

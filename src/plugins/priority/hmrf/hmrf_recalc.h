@@ -20,28 +20,43 @@
 void hmrf_tres_refresh(hmrf_ctx_t *ctx);
 
 /*
- * One full recalculation at time now, in four steps, so that the ranking,
- * the dear part, and the work per account run without slurmctld's locks:
+ * One full recalculation at time now, in five steps, so that the ranking,
+ * the dear part, runs without slurmctld's locks and the walk of the jobs
+ * with read locks alone:
  *
- * hmrf_recalc_gather(): charge running jobs up to now (and, the first time
- * after a restart, jobs that ran while slurmctld was down), note the
- * pending jobs (with the Eunomia weight, also read the associations, put
- * the jobs in order and work out their Eunomia factors, which read the
- * job records).  Job write, node and partition read locks, assoc_mgr's
- * association and QOS write and TRES read locks, and the plugin's mutex.
- * 0, or -ENOENT when slurmctld has no job list yet (nothing done).
+ * hmrf_recalc_gather(): tell the books what runs, what ended and what
+ * waits; note the running jobs, and those that ended since the last
+ * charge without their end charged (while slurmctld was down, or without
+ * AccountingStorageEnforce=limits, when slurmctld does not tell the
+ * plugin of a job's end), for hmrf_recalc_charge; note the pending jobs
+ * (with the Eunomia weight, also read the associations, put the jobs in
+ * order and work out their Eunomia factors, which read the job records).
+ * It writes nothing of slurmctld's: job, node and partition read locks,
+ * assoc_mgr's association, QOS and TRES read locks (so that squeue, which
+ * reads them all, need not wait for it), and the plugin's mutex.  0, or
+ * -ENOENT when slurmctld has no job list yet (nothing done).
  *
  * hmrf_recalc_close(): after a gather that returned 0, with slurmctld's
  * locks let go and assoc_mgr's kept: the contributions from the
  * associations as they are now, the books closed (the non-sharing
- * allocation charged), Slurm's association usage published.  assoc_mgr's
- * association and QOS write and TRES read locks, and the plugin's mutex,
- * held since the gather (so nothing reaches the books in between).
+ * allocation charged).  assoc_mgr's association read lock, and the
+ * plugin's mutex, held since the gather (so nothing reaches the books in
+ * between).
  *
  * hmrf_recalc_rank(): put the pending jobs in order (unless the gather
  * did), rank them on the books, each account's factor for its next job,
  * the view sfair shows.  The plugin's mutex only, held since the gather
  * (so the books are as hmrf_recalc_close left them).
+ *
+ * hmrf_recalc_charge(): Slurm's association and QOS usage (hmrf_usage.h)
+ * moved on to the gather's time and charged for the jobs it noted, as the
+ * gather saw them (from the books' last charge to the gather's time), on
+ * the records that are still theirs: a job whose end priority_p_job_end
+ * charged meanwhile is not charged again; then what sshare shows
+ * published.  After every gather that returned 0, before
+ * hmrf_recalc_write, in the same hold: the job write and partition read
+ * locks, assoc_mgr's association and QOS write and TRES read locks, and
+ * the plugin's mutex.
  *
  * hmrf_recalc_write(): each pending job's priority and factors, for the
  * jobs that still wait in the same record (a job that started, ended or
@@ -52,6 +67,7 @@ void hmrf_tres_refresh(hmrf_ctx_t *ctx);
 int hmrf_recalc_gather(hmrf_ctx_t *ctx, time_t now);
 void hmrf_recalc_close(hmrf_ctx_t *ctx);
 void hmrf_recalc_rank(hmrf_ctx_t *ctx);
+void hmrf_recalc_charge(hmrf_ctx_t *ctx);
 void hmrf_recalc_write(hmrf_ctx_t *ctx);
 
 /*
@@ -80,18 +96,12 @@ typedef struct hmrf_end {
 /* The end of job_ptr, pointing into its record. */
 hmrf_end_t hmrf_end_of(const job_record_t *job_ptr);
 
-/* Charge a job that just ended for the time since the last charge: to
- * Slurm's association and QOS usage and to the books.  The job write
- * lock, assoc_mgr's association and QOS write and TRES read locks, and
- * the plugin's mutex. */
-void hmrf_job_end(hmrf_ctx_t *ctx, job_record_t *job_ptr);
-
-/* The first half of hmrf_job_end, Slurm's usage from charged (the books'
- * last charge): the job write lock and assoc_mgr's association and QOS
- * write and TRES read locks; not the plugin's mutex. */
+/* A job's end charged to Slurm's usage from charged (where its last
+ * charge ended): the job write lock and assoc_mgr's association and
+ * QOS write and TRES read locks; not the plugin's mutex. */
 void hmrf_job_end_usage(job_record_t *job_ptr, double charged);
 
-/* The second half, the books: the plugin's mutex and the TRES known
+/* A job's end charged to the books: the plugin's mutex and the TRES known
  * (ctx->tres_known); needs no slurmctld or assoc_mgr lock. */
 void hmrf_job_end_books(hmrf_ctx_t *ctx, const hmrf_end_t *end);
 

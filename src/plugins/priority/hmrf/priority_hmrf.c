@@ -7,13 +7,14 @@
  *
  * Locks, always in this order: slurmctld locks, then assoc_mgr locks, then
  * our mutex.  slurmctld holds the job write lock when it calls
- * priority_p_set() and priority_p_job_end(); the thread takes the job write
- * and node and partition read locks, then the assoc_mgr association and
- * QOS write locks (it charges Slurm's usage, hmrf_usage.h) and TRES read
- * lock, as priority_p_job_end does; it lets slurmctld's go once the jobs
- * are read and assoc_mgr's once the books are closed, keeping the mutex
- * for the ranking, and takes the job write, partition read and QOS read
- * locks again to write the priorities (_recalc_once).  State files are
+ * priority_p_set() and priority_p_job_end().  The thread reads the jobs
+ * with read locks alone: slurmctld's job, node and partition locks and
+ * assoc_mgr's association, QOS and TRES locks; it lets slurmctld's go once
+ * the jobs are read and assoc_mgr's once the books are closed, keeping the
+ * mutex for the ranking; then it takes the job write and partition read
+ * locks and assoc_mgr's association and QOS write and TRES read locks to
+ * charge Slurm's usage (hmrf_usage.h), as priority_p_job_end does, and
+ * write the priorities (_recalc_once).  State files are
  * written with no lock held.  So that slurmctld's job lock never waits
  * for a ranking, priority_p_set() does not take the mutex (hmrf_next.h)
  * and priority_p_job_end() only tries it (hmrf_ends.h).
@@ -65,9 +66,9 @@ static periodic_t *ticker;
 static hmrf_ctx_t *ctx;
 /* What priority_p_set and priority_p_job_end use without the mutex:
  * a new job's factors, the ends that found the books busy (hmrf_next.h,
- * hmrf_ends.h), and the books' last charge, from which a job's end
- * charges Slurm's usage (written after the books close, both under
- * assoc_mgr's association write lock). */
+ * hmrf_ends.h), and the time up to which Slurm's usage is charged, from
+ * which a job's end charges it (written where the recalculation charges
+ * it, both under assoc_mgr's association write lock). */
 static hmrf_next_t *next;
 static hmrf_ends_t *ends;
 static double usage_from;
@@ -80,10 +81,15 @@ static double usage_from;
  */
 static hmrf_conf_t *in_force;
 
-static const slurmctld_lock_t job_write_lock = {
-	.job = WRITE_LOCK, .node = READ_LOCK, .part = READ_LOCK };
-/* The recalculation reads the associations (contributions) and, as a job's
- * end does, charges association and QOS usage (hmrf_usage.h). */
+/* The gather's: it reads the jobs, nodes and partitions, and the
+ * associations (contributions), QOS and TRES; it writes none of them
+ * (hmrf_recalc.h). */
+static const slurmctld_lock_t gather_lock = {
+	.job = READ_LOCK, .node = READ_LOCK, .part = READ_LOCK };
+static const assoc_mgr_lock_t gather_assoc_lock = {
+	.assoc = READ_LOCK, .tres = READ_LOCK, .qos = READ_LOCK };
+/* The recalculation, as a job's end does, charges association and QOS
+ * usage (hmrf_usage.h). */
 static const assoc_mgr_lock_t usage_lock = {
 	.assoc = WRITE_LOCK, .tres = READ_LOCK, .qos = WRITE_LOCK };
 
@@ -191,23 +197,23 @@ static bool _save_due(double now)
 	return true;
 }
 
-/* The priorities' write: jobs, partitions (their priority factor) and QOS
- * (theirs) read, each job's priority written. */
+/* The write: Slurm's usage charged (usage_lock), jobs, partitions (their
+ * priority factor) and QOS (theirs) read, each job's priority written. */
 static const slurmctld_lock_t prio_write_lock = {
 	.job = WRITE_LOCK, .part = READ_LOCK };
-static const assoc_mgr_lock_t qos_read_lock = { .qos = READ_LOCK };
 
 /*
- * One recalculation in two holds of slurmctld's locks with the closing of
- * the books (assoc_mgr's locks and the mutex) and the ranking (the mutex
- * alone) between them (hmrf_recalc.h): the locks are let go while the
- * mutex stays held, so nothing reaches the books between the gather and
- * the ranking.
+ * One recalculation in two holds of slurmctld's locks, the gather's with
+ * read locks alone, with the closing of the books (assoc_mgr's read locks
+ * and the mutex) and the ranking (the mutex alone) between them, and
+ * Slurm's usage charged with the priorities' write (hmrf_recalc.h): the
+ * locks are let go while the mutex stays held, so nothing reaches the
+ * books between the gather and the ranking.
  */
 static void _recalc_once(void)
 {
-	slurmctld_lock_t locks = job_write_lock, wlocks = prio_write_lock;
-	assoc_mgr_lock_t alocks = usage_lock, qlocks = qos_read_lock;
+	slurmctld_lock_t locks = gather_lock, wlocks = prio_write_lock;
+	assoc_mgr_lock_t alocks = gather_assoc_lock, ulocks = usage_lock;
 	hmrf_state_t *snap;
 	view_readers_t *readers;
 	json_object *shares;
@@ -232,7 +238,6 @@ static void _recalc_once(void)
 	if (!rc) {
 		START_TIMER;
 		hmrf_recalc_close(ctx);
-		usage_from = hmrf_books_charged_until(ctx->books);
 		END_TIMER;
 		close = DELTA_TIMER;
 	}
@@ -260,12 +265,14 @@ static void _recalc_once(void)
 	copy = DELTA_TIMER;
 	if (!rc) {
 		lock_slurmctld(wlocks);
-		assoc_mgr_lock(&qlocks);
+		assoc_mgr_lock(&ulocks);
 		slurm_mutex_lock(&mutex);
 		START_TIMER;
+		hmrf_recalc_charge(ctx);
+		usage_from = hmrf_books_charged_until(ctx->books);
 		hmrf_recalc_write(ctx);
 		slurm_mutex_unlock(&mutex);
-		assoc_mgr_unlock(&qlocks);
+		assoc_mgr_unlock(&ulocks);
 		unlock_slurmctld(wlocks);
 		END_TIMER;
 		write = DELTA_TIMER;
@@ -280,7 +287,7 @@ static void _recalc_once(void)
 	_publish(snap, shares, shares_path, period, readers);
 	END_TIMER;
 	save = DELTA_TIMER;
-	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld, write usec=%ld); the books closed in usec=%ld under assoc_mgr's locks alone; ranked in usec=%ld and the state copied in usec=%ld under the plugin's mutex alone; %s in usec=%ld with no lock",
+	log_flag(PRIO, "%s: recalculation took usec=%ld under slurmctld's locks, in two holds (gather usec=%ld with read locks, write usec=%ld with the job and association write locks); the books closed in usec=%ld under assoc_mgr's read locks alone; ranked in usec=%ld and the state copied in usec=%ld under the plugin's mutex alone; %s in usec=%ld with no lock",
 		 plugin_type, gather + write, gather, write, close, rank, copy,
 		 saving ? "saved and published" : "published", save);
 	hmrf_state_destroy(&snap);
@@ -625,10 +632,11 @@ extern void priority_p_thread_start(void)
 #endif
 
 /*
- * Called with the job write lock held.  When the books are busy (the
- * mutex held: a ranking, most likely), Slurm's usage is charged now and
- * the books get the end later (hmrf_ends.h), so that the job lock does
- * not wait for them.
+ * Called with the job write lock held.  Slurm's usage is charged now, from
+ * where it was last charged (usage_from: a recalculation charges it in
+ * its write's hold, after the books closed); the books get the end now
+ * too, unless they are busy (the mutex held: a ranking, most likely),
+ * then later (hmrf_ends.h), so that the job lock does not wait for them.
  */
 extern void priority_p_job_end(job_record_t *job_ptr)
 {
@@ -636,18 +644,18 @@ extern void priority_p_job_end(job_record_t *job_ptr)
 	hmrf_end_t end;
 
 	HORAE_ASSERT_LOCK(JOB_LOCK, WRITE_LOCK);
-	if (!ctx)
+	if (!ctx || !job_ptr->start_time || !job_ptr->end_time)
 		return;
+	end = hmrf_end_of(job_ptr);
 	assoc_mgr_lock(&alocks);
+	hmrf_job_end_usage(job_ptr, usage_from);
 	if (!pthread_mutex_trylock(&mutex)) {
 		if (!ctx->tres_known)
 			hmrf_tres_refresh(ctx);
 		_drain_ends("at a job's end");
-		hmrf_job_end(ctx, job_ptr);
+		hmrf_job_end_books(ctx, &end);
 		slurm_mutex_unlock(&mutex);
-	} else if (job_ptr->start_time && job_ptr->end_time) {
-		end = hmrf_end_of(job_ptr);
-		hmrf_job_end_usage(job_ptr, usage_from);
+	} else {
 		hmrf_ends_push(ends, &end);
 	}
 	assoc_mgr_unlock(&alocks);
