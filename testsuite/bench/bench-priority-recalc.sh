@@ -68,7 +68,17 @@
 # held) and unlock_slurmctld (its entry), recorded by `perf record` for
 # those two threads only; a recalculation's hold is the sum of its
 # lock-to-unlock spans (multifactor takes the job lock twice per
-# recalculation with Fair Tree, hmrf twice: gather and write).  The
+# recalculation with Fair Tree, hmrf twice: gather and write).  A third
+# uprobe, on lock_slurmctld's entry, reads the job lock's level from its
+# argument (slurmctld_lock_t, passed by value on the stack: conf, job,
+# node, part, fed, so the job's at 12(%sp) on x86-64), and the time with
+# the job write lock held is given apart from the time with any of them
+# held.  With the job write lock held nobody can submit, schedule or
+# query.  hmrf's gather holds read locks alone (slurmctld's and
+# assoc_mgr's): squeue and sprio run beside it (glibc's rwlocks, which
+# Slurm's locks are, let a reader in while others read, even with a
+# writer waiting), sbatch and the schedulers wait.  multifactor holds the
+# job write lock (and assoc_mgr's write locks) for its whole pass.  The
 # probes are named horae_bench:* and removed at the end.  Without perf or uprobes the
 # locks are not measured, and the script says so.  hmrf's own
 # DebugFlags=Priority line (slurmctld's locks, each hold apart, and the
@@ -115,7 +125,7 @@ if [ "$HISTORY" != 0 ] && [ "${BENCH_ORDERS:-both}" = one ]; then
 		{ rm -rf "$work"; exit 1; }
 fi
 dirs=()
-probes=
+probes= levels=
 cleanup()
 {
 	local d
@@ -177,19 +187,35 @@ apart()
 	{ for (i = 1; i <= n; i++) if ($1 < e[i] && s[i] < $2) next; print $3 }' "$2" "$1"
 }
 
-# holds TID: from perf script's "tid time event" lines, the ms each
-# recalculation of thread TID held slurmctld's locks: spans from a return
-# of lock_slurmctld to the next unlock_slurmctld, those less than 1 s
-# apart summed as one recalculation.
+# holds TID: from perf script's "tid time event [args]" lines, the ms
+# each recalculation of thread TID held slurmctld's locks: spans from a
+# return of lock_slurmctld to the next unlock_slurmctld, those less than
+# 1 s apart summed as one recalculation; then, when the entry probe gave
+# the job lock's level (job=2: write), the ms of those with the job write
+# lock held.
 holds()
 {
-	awk -v tid="$1" '$1 == tid {
+	awk -v tid="$1" '
+	function out() {
+		if (unknown) print sum * 1e3
+		else printf "%s %s\n", sum * 1e3, wsum * 1e3
+		sum = wsum = 0; unknown = 0
+	}
+	$1 == tid {
 		t = $2; sub(":", "", t)
-		if ($3 ~ /locked/) { l = t; next }
+		if ($3 ~ /:locking/) {
+			lv = ""
+			if (match($0, /job=[0-9]+/)) lv = substr($0, RSTART + 4, RLENGTH - 4)
+			next
+		}
+		if ($3 ~ /locked/) { l = t; lvl = lv; lv = ""; next }
 		if (l == "") next
-		if (last != "" && l - last > 1) { print sum * 1e3; sum = 0 }
-		sum += t - l; last = t; l = ""
-	} END { if (last != "") print sum * 1e3 }'
+		if (last != "" && l - last > 1) out()
+		sum += t - l; last = t
+		if (lvl == "") unknown = 1
+		else if (lvl == 2) wsum += t - l
+		l = ""
+	} END { if (last != "") out() }'
 }
 
 # stats: from one number a line, "n min q1 median q3 max mean" (or "0 -
@@ -215,17 +241,33 @@ ratios()
 fmt='%-22s %8s %7s %8s %8s %8s %8s %8s %8s\n'
 
 # lock_table H M: the time under slurmctld's locks, from files of one
-# recalculation's holds a line (holds), hmrf's and the other side's.
+# recalculation's holds a line (holds), hmrf's and the other side's; then
+# the part of it with the job write lock held, when holds gave it for
+# every recalculation of both.
 lock_table()
 {
 	local ln lmin lq1 lmed lq3 lmax lmean kn kmin kq1 kmed kq3 kmax kmean
-	read -r ln lmin lq1 lmed lq3 lmax lmean < <(stats <"$1")
-	read -r kn kmin kq1 kmed kq3 kmax kmean < <(stats <"$2")
+	cat "$1" >"$work/locks.h"
+	cat "$2" >"$work/locks.m"
+	read -r ln lmin lq1 lmed lq3 lmax lmean < <(cut -d' ' -f1 "$work/locks.h" | stats)
+	read -r kn kmin kq1 kmed kq3 kmax kmean < <(cut -d' ' -f1 "$work/locks.m" | stats)
 	echo "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)"
 	printf "$fmt" plugin '' cycles min q1 median q3 max mean
 	printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
 	printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
 	ratios "time under slurmctld's locks per recalculation" "$lmed" "$kmed" "$lmean" "$kmean"
+	if awk 'NF < 2 { bad = 1 } END { exit bad || !NR }' "$work/locks.h" &&
+	   awk 'NF < 2 { bad = 1 } END { exit bad || !NR }' "$work/locks.m"; then
+		read -r ln lmin lq1 lmed lq3 lmax lmean < <(cut -d' ' -f2 "$work/locks.h" | stats)
+		read -r kn kmin kq1 kmed kq3 kmax kmean < <(cut -d' ' -f2 "$work/locks.m" | stats)
+		echo "ms per recalculation of that with the job write lock held (its level read at lock_slurmctld's entry)"
+		printf "$fmt" plugin '' cycles min q1 median q3 max mean
+		printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
+		printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
+		ratios "time under the job write lock per recalculation" "$lmed" "$kmed" "$lmean" "$kmean"
+	else
+		echo "time under the job write lock: not told apart (the job lock's level was not read for every hold)"
+	fi
 }
 
 # Both orders (BENCH_ORDERS=both, the default): this script once with
@@ -358,6 +400,11 @@ else
 	if perf probe -q -x "$bin" --add 'horae_bench:locked=lock_slurmctld%return' >"$work/probe.log" 2>&1 &&
 	   perf probe -q -x "$bin" --add 'horae_bench:unlocking=unlock_slurmctld' >>"$work/probe.log" 2>&1; then
 		probes=1
+		# The job lock's level (x86-64 only: see the header).
+		levels=
+		[ "$(uname -m)" = x86_64 ] &&
+			perf probe -q -x "$bin" --add 'horae_bench:locking=lock_slurmctld job=+12(%sp):u32' >>"$work/probe.log" 2>&1 &&
+			levels="-e horae_bench:locking"
 	else
 		lockwhy="no uprobes on $bin: $(tail -1 "$work/probe.log")"
 	fi
@@ -367,7 +414,7 @@ echo "  sampling both plugins' threads for ${WINDOW} s (hmrf $htid in $hpid, $ot
 hskip=$(wc -l <"$(cat "$work/hmrf.log")")
 mskip=$(wc -l <"$(cat "$work/mf.log")")
 if [ -n "$probes" ]; then
-	perf record -q -e horae_bench:locked__return -e horae_bench:unlocking \
+	perf record -q -e horae_bench:locked__return -e horae_bench:unlocking $levels \
 		-t "$htid,$mtid" -o "$work/locks.data" -- sleep "$WINDOW" \
 		>"$work/perf.log" 2>&1 &
 	perfpid=$!
@@ -379,7 +426,7 @@ ms=$!
 wait "$hs" "$ms"
 if [ -n "$probes" ]; then
 	wait "$perfpid"
-	perf script -i "$work/locks.data" -F tid,time,event >"$work/locks.txt" 2>>"$work/perf.log"
+	perf script -i "$work/locks.data" -F tid,time,event,trace >"$work/locks.txt" 2>>"$work/perf.log"
 fi
 
 spans <"$work/hmrf.samples" >"$work/hmrf.spans"
