@@ -17,9 +17,9 @@
 # and squeue waited for it.
 #
 # A job that ends between the gather and the charge (gdb holds the thread
-# in hmrf_recalc_rank, between the two, while scancel ends a job of 4
+# in hmrf_recalc_rank, between the two, while scancel ends a job of 8
 # CPUs) is charged what it ran: sshare's RawUsage of its account is
-# 4 x (EndTime - StartTime), within a second's rounding of each end, and
+# 8 x (EndTime - StartTime), within a second's rounding of each end, and
 # stays so over two more Periods, within 1 CPU-s (not charged twice; the
 # default decay, a half-life of 7 days, takes 0.01 CPU-s of it in that
 # time).  Twice: without AccountingStorageEnforce=limits
@@ -27,9 +27,12 @@
 # running, the charge after it charges it up to the gather's time and the
 # next gather its end) and with it (priority_p_job_end charges the end from
 # where Slurm's usage was last charged, and the charge after the gather
-# leaves the job alone).  The Period is 10 s so that a charge lost or
-# doubled between the two holds (4 CPUs x up to 10 s) is well outside that
-# rounding.
+# leaves the job alone).  The job runs past a recalculation before the
+# held one, so that the part of its run the held gather notes is a whole
+# Period, 8 CPUs x 5 s: a charge of it lost or doubled is well outside
+# that rounding (with priority_p_job_end charging from the books' last
+# charge, as it did before this change, 43 of 84 CPU-s in the limits
+# case, with a 10 s Period and 4 CPUs).
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
@@ -105,20 +108,20 @@ run_case()
 	HC_ACCOUNTING=1 HC_ACCOUNTS="physics:1 chem:1" HC_NODES="n1 8 8000" \
 	HC_PRIORITY=priority/hmrf HC_SELECT=select/cons_tres HC_JOBSUBMIT=none \
 	HC_DEBUG=verbose HC_EXTRA_CONF="AccountingStorageEnforce=$enforce"$'\nDebugFlags=Priority' \
-	HC_HMRF_CONF=$'Window=none\nPeriod=10s' \
+	HC_HMRF_CONF=$'Window=none\nPeriod=5s' \
 		hc_start
 	tap_ok "$name: cluster with slurmdbd, AccountingStorageEnforce=$enforce, up" $? || return
 
-	j1=$(sbatch --parsable -A physics -n 4 -t 10 -o /dev/null --wrap 'sleep 600')
+	j1=$(sbatch --parsable -A physics -n 8 -t 10 -o /dev/null --wrap 'sleep 600')
 	for _ in $(seq 60); do
 		[ "$(squeue -h -j "$j1" -o %T)" = RUNNING ] && break
 		sleep 0.5
 	done
-	tap_ok "$name: job $j1 (physics, 4 CPUs) runs" \
+	tap_ok "$name: job $j1 (physics, 8 CPUs) runs" \
 		$([ "$(squeue -h -j "$j1" -o %T)" = RUNNING ]; echo $?)
 	# Past a recalculation, so that the part the held gather notes (from
 	# the last charge to its time) is a whole Period: 40 CPU-s.
-	sleep 12
+	sleep 6
 
 	ctld=$(cat "$HC_RUNDIR/pids/slurmctld.pid")
 	gdb_attach "$ctld"
@@ -163,17 +166,17 @@ run_case()
 	gdb_detach
 
 	# Two Periods for the next gathers (the end's, without limits).
-	sleep 22
+	sleep 11
 	st=$(scontrol show job "$j1")
 	start=$(date -d "$(echo "$st" | grep -o 'StartTime=[^ ]*' | cut -d= -f2)" +%s)
 	end=$(date -d "$(echo "$st" | grep -o 'EndTime=[^ ]*' | cut -d= -f2)" +%s)
-	want=$((4 * (end - start)))
+	want=$((8 * (end - start)))
 	raw=$(sshare -h -n -P -A physics -o Account,RawUsage 2>/dev/null |
 		awk -F'|' '$1 ~ /physics/ { print $2; exit }')
-	tap_diag "$name: physics RawUsage $raw; job $j1 ran $((end - start)) s on 4 CPUs = $want CPU-s"
+	tap_diag "$name: physics RawUsage $raw; job $j1 ran $((end - start)) s on 8 CPUs = $want CPU-s"
 	tap_ok "$name: Slurm's usage of physics is what job $j1 ran ($raw of $want CPU-s)" \
-		$(awk -v u="${raw:-0}" -v w="$want" 'BEGIN { d = u - w; if (d < 0) d = -d; exit !(w > 0 && d <= 4 * 2) }'; echo $?)
-	sleep 21
+		$(awk -v u="${raw:-0}" -v w="$want" 'BEGIN { d = u - w; if (d < 0) d = -d; exit !(w > 0 && d <= 8 * 2) }'; echo $?)
+	sleep 11
 	raw2=$(sshare -h -n -P -A physics -o Account,RawUsage 2>/dev/null |
 		awk -F'|' '$1 ~ /physics/ { print $2; exit }')
 	tap_ok "$name: and two Periods later still ($raw2): charged once" \
