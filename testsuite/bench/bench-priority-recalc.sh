@@ -240,31 +240,34 @@ ratios()
 # The tables' rows.
 fmt='%-22s %8s %7s %8s %8s %8s %8s %8s %8s\n'
 
+# lock_rows COLUMN TITLE WHAT: the table and ratios of column COLUMN of
+# $work/locks.h and $work/locks.m (lock_table).
+lock_rows()
+{
+	local ln lmin lq1 lmed lq3 lmax lmean kn kmin kq1 kmed kq3 kmax kmean
+	read -r ln lmin lq1 lmed lq3 lmax lmean < <(cut -d' ' -f"$1" "$work/locks.h" | stats)
+	read -r kn kmin kq1 kmed kq3 kmax kmean < <(cut -d' ' -f"$1" "$work/locks.m" | stats)
+	echo "$2"
+	printf "$fmt" plugin '' cycles min q1 median q3 max mean
+	printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
+	printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
+	ratios "$3" "$lmed" "$kmed" "$lmean" "$kmean"
+}
+
 # lock_table H M: the time under slurmctld's locks, from files of one
 # recalculation's holds a line (holds), hmrf's and the other side's; then
 # the part of it with the job write lock held, when holds gave it for
 # every recalculation of both.
 lock_table()
 {
-	local ln lmin lq1 lmed lq3 lmax lmean kn kmin kq1 kmed kq3 kmax kmean
 	cat "$1" >"$work/locks.h"
 	cat "$2" >"$work/locks.m"
-	read -r ln lmin lq1 lmed lq3 lmax lmean < <(cut -d' ' -f1 "$work/locks.h" | stats)
-	read -r kn kmin kq1 kmed kq3 kmax kmean < <(cut -d' ' -f1 "$work/locks.m" | stats)
-	echo "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)"
-	printf "$fmt" plugin '' cycles min q1 median q3 max mean
-	printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
-	printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
-	ratios "time under slurmctld's locks per recalculation" "$lmed" "$kmed" "$lmean" "$kmean"
+	lock_rows 1 "ms per recalculation with slurmctld's locks held (uprobes on lock_slurmctld/unlock_slurmctld)" \
+		"time under slurmctld's locks per recalculation"
 	if awk 'NF < 2 { bad = 1 } END { exit bad || !NR }' "$work/locks.h" &&
 	   awk 'NF < 2 { bad = 1 } END { exit bad || !NR }' "$work/locks.m"; then
-		read -r ln lmin lq1 lmed lq3 lmax lmean < <(cut -d' ' -f2 "$work/locks.h" | stats)
-		read -r kn kmin kq1 kmed kq3 kmax kmean < <(cut -d' ' -f2 "$work/locks.m" | stats)
-		echo "ms per recalculation of that with the job write lock held (its level read at lock_slurmctld's entry)"
-		printf "$fmt" plugin '' cycles min q1 median q3 max mean
-		printf "$fmt" priority/hmrf '' "$ln" "$lmin" "$lq1" "$lmed" "$lq3" "$lmax" "$lmean"
-		printf "$fmt" "$other" '' "$kn" "$kmin" "$kq1" "$kmed" "$kq3" "$kmax" "$kmean"
-		ratios "time under the job write lock per recalculation" "$lmed" "$kmed" "$lmean" "$kmean"
+		lock_rows 2 "ms per recalculation of that with the job write lock held (its level read at lock_slurmctld's entry)" \
+			"time under the job write lock per recalculation"
 	else
 		echo "time under the job write lock: not told apart (the job lock's level was not read for every hold)"
 	fi
