@@ -24,6 +24,7 @@ set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
 . "$HERE/lib/cluster.sh"
+. "$HERE/lib/gdb.sh"
 . "$HERE/lib/hmrf.sh"
 
 hc_test_setup t0040
@@ -45,47 +46,11 @@ tap_ok "job 1 (physics, 4 CPUs) runs" \
 	$([ "$(squeue -h -j "$j1" -o %T)" = RUNNING ]; echo $?)
 sleep 3 # ran for a few recalculations
 
-d=$HC_TEST_DIR
 ctld=$(cat "$HC_RUNDIR/pids/slurmctld.pid")
-gpid=
-trap '[ -n "$gpid" ] && kill "$gpid" 2>/dev/null; hc_stop; _hc_may_remove && rm -rf "$HC_TEST_DIR"' EXIT
-
-# gdb reads its commands from a pipe, so that it handles the threads'
-# events while the steps below run (a gdb `shell` command would not).
-# waitfor PATTERN SECONDS: until gdb has printed PATTERN.
-waitfor()
-{
-	local i
-	for ((i = 0; i < $2 * 4; i++)); do
-		grep -q "$1" "$d/gdb.out" && return 0
-		sleep 0.25
-	done
-	return 1
-}
-# threads TAG: gdb's `info threads`, between two marks named TAG.
-threads()
-{
-	printf 'echo %s_BEGIN\\n\ninfo threads\necho %s_END\\n\n' "$1" "$1" >&7
-	waitfor "$1_END" 30 &&
-		sed -n "/$1_BEGIN/,/$1_END/p" "$d/gdb.out" | tr '\n' ' '
-}
-mkfifo "$d/gdb.in"
-gdb -q -nx <"$d/gdb.in" >"$d/gdb.out" 2>&1 &
-gpid=$!
-exec 7>"$d/gdb.in"
-printf 'set pagination off\nset width 0\nset confirm off\nset non-stop on\nattach %s\nbreak hmrf_recalc_rank\n' "$ctld" >&7
-# Attaching stops every thread, each reported on its own; `continue -a`
-# resumes only those gdb has seen stop, and one it has not yet would stay
-# stopped.  So ask until gdb sees none running (up to 30 s), whatever
-# the machine's load.
-waitfor "^Breakpoint 1 at" 30
-for i in $(seq 60); do
-	t=$(threads "ATTACH$i")
-	[ -n "$t" ] && ! echo "$t" | grep -q '(running)' && break
-	sleep 0.5
-done
-printf 'continue -a &\n' >&7
-waitfor "hit Breakpoint 1" 30
+trap '[ -n "$GDB_PID" ] && kill "$GDB_PID" 2>/dev/null; hc_stop; _hc_may_remove && rm -rf "$HC_TEST_DIR"' EXIT
+d=$HC_TEST_DIR
+gdb_attach "$d" "$ctld"
+gdb_stop_in hmrf_recalc_rank 1
 tap_ok "gdb stopped the plugin's thread in hmrf_recalc_rank" $?
 
 # Each step bounded: one that waited for the mutex would wait until gdb
@@ -104,12 +69,9 @@ done
 echo "$s" >"$d/j1.state"
 timeout 30 squeue -h -o %i >"$d/squeue" 2>&1
 echo $? >"$d/squeue.rc"
-still=$(threads AFTER | grep -o '"hmrf" *hmrf_recalc_rank')
+still=$(gdb_threads AFTER | grep -o '"hmrf" *hmrf_recalc_rank')
 tap_ok "and it was still there after the steps below" $([ -n "$still" ]; echo $?)
-printf 'delete\ndetach\nquit\n' >&7
-exec 7>&-
-wait "$gpid"
-gpid=
+gdb_detach
 
 j2=$(cat "$d/j2" 2>/dev/null)
 tap_ok "sbatch returned meanwhile (job $j2)" \

@@ -37,67 +37,13 @@ set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
 . "$HERE/lib/cluster.sh"
+. "$HERE/lib/gdb.sh"
 
 hc_pair_setup t0042-no-limits t0042-limits
 command -v gdb >/dev/null || tap_skip_all "gdb not installed (contribs/horae-deps installs it)"
 
 d=
-gpid=
-trap '[ -n "$gpid" ] && kill "$gpid" 2>/dev/null; _hc_group_stop; _hc_may_remove && rm -rf "${HC_GROUP[@]}"' EXIT
-
-# waitfor PATTERN SECONDS: until gdb has printed PATTERN.
-waitfor()
-{
-	local i
-	for ((i = 0; i < $2 * 4; i++)); do
-		grep -q "$1" "$d/gdb.out" && return 0
-		sleep 0.25
-	done
-	return 1
-}
-# threads TAG: gdb's `info threads`, between two marks named TAG.
-threads()
-{
-	printf 'echo %s_BEGIN\\n\ninfo threads\necho %s_END\\n\n' "$1" "$1" >&7
-	waitfor "$1_END" 30 &&
-		sed -n "/$1_BEGIN/,/$1_END/p" "$d/gdb.out" | tr '\n' ' '
-}
-# gdb_attach PID: gdb in non-stop mode on PID, reading its commands from
-# a pipe (fd 7), every thread running again.
-gdb_attach()
-{
-	local i t
-	rm -f "$d/gdb.in" "$d/gdb.out"
-	mkfifo "$d/gdb.in"
-	gdb -q -nx <"$d/gdb.in" >"$d/gdb.out" 2>&1 &
-	gpid=$!
-	exec 7>"$d/gdb.in"
-	printf 'set pagination off\nset width 0\nset confirm off\nset non-stop on\nattach %s\n' "$1" >&7
-	# Attaching stops every thread, each reported on its own; `continue
-	# -a` resumes only those gdb has seen stop, so ask until it sees none
-	# running (up to 30 s).
-	waitfor "Attaching to" 30
-	for i in $(seq 60); do
-		t=$(threads "ATTACH$i")
-		[ -n "$t" ] && ! echo "$t" | grep -q '(running)' && break
-		sleep 0.5
-	done
-	printf 'continue -a &\n' >&7
-}
-gdb_detach()
-{
-	printf 'delete\ndetach\nquit\n' >&7
-	exec 7>&-
-	wait "$gpid"
-	gpid=
-}
-# stop_in FUNCTION N: break on FUNCTION (breakpoint N) and wait until the
-# plugin's thread stops there.
-stop_in()
-{
-	printf 'break %s\ncontinue -a &\n' "$1" >&7
-	waitfor "hit Breakpoint $2" 40
-}
+trap '[ -n "$GDB_PID" ] && kill "$GDB_PID" 2>/dev/null; _hc_group_stop; _hc_may_remove && rm -rf "${HC_GROUP[@]}"' EXIT
 
 # run_case NAME ENFORCE DIR
 run_case()
@@ -124,8 +70,8 @@ run_case()
 	sleep 6
 
 	ctld=$(cat "$HC_RUNDIR/pids/slurmctld.pid")
-	gdb_attach "$ctld"
-	stop_in hmrf_recalc_gather 1
+	gdb_attach "$d" "$ctld"
+	gdb_stop_in hmrf_recalc_gather 1
 	tap_ok "$name: gdb stopped the plugin's thread in hmrf_recalc_gather" $?
 	# Each step bounded: one that waited for the gather would wait until
 	# gdb let the thread go.
@@ -139,7 +85,7 @@ run_case()
 	spid=$!
 	sleep 3
 	[ -e "$d/j2.rc" ] && echo returned >"$d/j2.early"
-	still=$(threads "GATHER" | grep -o '"hmrf" *hmrf_recalc_gather')
+	still=$(gdb_threads "GATHER" | grep -o '"hmrf" *hmrf_recalc_gather')
 	tap_ok "$name: squeue answered while the gather held its locks" \
 		$([ "$(cat "$d/squeue.rc")" = 0 ] && grep -qx "$j1" "$d/squeue"; echo $?)
 	tap_ok "$name: sprio answered too" \
@@ -149,7 +95,7 @@ run_case()
 
 	# Between the gather and the charge: the ranking.
 	printf 'delete\n' >&7
-	stop_in hmrf_recalc_rank 2
+	gdb_stop_in hmrf_recalc_rank 2
 	tap_ok "$name: then in hmrf_recalc_rank, between the gather and the charge" $?
 	wait "$spid" # sbatch, which the gather's end let through
 	j2=$(cat "$d/j2" 2>/dev/null)
