@@ -13,16 +13,21 @@
 # job's size bound to another job when the walk's order is not the
 # eligible order), b's three jobs would all come before a3: this test
 # fails so.
+# Then 40 more 1-CPU jobs of account c, more than the plugin's walk keeps
+# in flight (its ring of 16): every one of the 46 gets a place of its
+# own in one ranking of 46 (none missed, none seen twice), and c's go in
+# the order they were submitted.
 set -u
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 . "$HERE/lib/tap.sh"
 . "$HERE/lib/cluster.sh"
 
 hc_test_setup t0039
+dir=$HC_RUNDIR
 
 HC_NODES="big 16 16000" \
 HC_EXTRA_CONF=$'PartitionName=hold Nodes=ALL State=DOWN' \
-HC_HMRF_CONF=$'Window=none\nPeriod=1s\nAccount=a Share=1\nAccount=b Share=1' \
+HC_HMRF_CONF=$'Window=none\nPeriod=1s\nAccount=a Share=1\nAccount=b Share=1\nAccount=c Share=1' \
 	hc_start
 tap_ok "cluster up" $? || tap_done
 
@@ -57,4 +62,26 @@ tap_ok "a3 (a's second, one CPU) above b3 (b's third)" \
 tap_ok "b's jobs in eligible order: b1 above b2 above b3" \
 	$(awk -v x="$(fac "$b1")" -v y="$(fac "$b2")" -v z="$(fac "$b3")" \
 		'BEGIN { exit !(x != "" && z != "" && x + 0 > y + 0 && y + 0 > z + 0) }'; echo $?)
+
+: >"$dir/c"
+for _ in $(seq 40); do sub -A c -n 1 >>"$dir/c"; done
+tap_ok "40 jobs of c queued" $([ "$(grep -c . "$dir/c")" = 40 ]; echo $?)
+for _ in $(seq 60); do
+	out=$(sprio -h -o '%i %F' 2>&1)
+	[ "$(echo "$out" | awk 'NF == 2 { print $2 }' | sort -u | wc -l)" = 46 ] && break
+	sleep 0.5
+done
+# A job's factor is its place from the bottom of the ranking over the
+# factor of the top: 46/46 to 1/46 when all 46 are ranked.  A job the
+# walk missed keeps an older factor (0, or one of a ranking of 45).
+tap_ok "all 46 jobs ranked, each at a place of its own (46/46 ... 1/46)" \
+	$(echo "$out" | awk 'NF == 2 { f[NR] = $2; if ($2 + 0 > top) top = $2 + 0 }
+		END { if (top <= 0) exit 1
+		      for (i in f) p[sprintf("%.0f", f[i] * 46 / top)]++
+		      for (k = 1; k <= 46; k++) if (p[k] != 1) exit 1 }'; echo $?)
+# c's factors in submission order: each below the one before.
+cfac=$(while read -r j; do fac "$j"; done <"$dir/c" | tr '\n' ' ')
+tap_diag "c's factors, in submission order: $cfac"
+tap_ok "c's jobs in the order they were submitted" \
+	$(echo "$cfac" | awk '{ for (i = 1; i <= NF; i++) if (i > 1 && !($i + 0 < $(i - 1) + 0)) exit 1; exit NF != 40 }'; echo $?)
 tap_done

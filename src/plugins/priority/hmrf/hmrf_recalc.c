@@ -218,8 +218,8 @@ static uint32_t _priority(const prio_weights_t *w, double cluster_cpus,
 
 	if (d) {
 		in.eligible_for = fmax(0, (double)now - eligible);
-		in.cpus = job_ptr->total_cpus ? job_ptr->total_cpus :
-						d->min_cpus;
+		in.cpus =
+			job_ptr->total_cpus ? job_ptr->total_cpus : d->min_cpus;
 		in.nice = (int)d->nice - NICE_OFFSET;
 	}
 	in.cluster_cpus = cluster_cpus;
@@ -340,7 +340,6 @@ typedef struct noted_charge {
  * the longest queue seen).  Nothing in them outlives a recalculation.
  */
 struct hmrf_scratch {
-	job_record_t **all; /* job_list, in its order */
 	pending_t *pend;
 	/* The jobs as the ranking reads them (hmrf_job_table_t), per
 	 * pending job, in the order seen, then in pend's order (_order),
@@ -377,9 +376,9 @@ struct hmrf_scratch {
 	bool prepared; /* and has_jobs set, efac too (_prepare) */
 	bool ranked; /* fac, efac and byvisit hold this recalculation's */
 	/* how many each has room for */
-	size_t all_cap, pend_cap, account_cap, amounts_cap, order_cap,
-		byvisit_cap, fac_cap, efac_cap, dur_cap, pend_ptr_cap,
-		has_jobs_cap, reader_uid_cap, reader_account_cap, charges_cap;
+	size_t pend_cap, account_cap, amounts_cap, order_cap, byvisit_cap,
+		fac_cap, efac_cap, dur_cap, pend_ptr_cap, has_jobs_cap,
+		reader_uid_cap, reader_account_cap, charges_cap;
 };
 
 void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
@@ -388,7 +387,6 @@ void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
 
 	if (!scratch || !(s = *scratch))
 		return;
-	xfree(s->all);
 	xfree(s->pend);
 	xfree(s->account);
 	xfree(s->amounts);
@@ -558,18 +556,42 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 	}
 }
 
-typedef struct job_array {
-	job_record_t **job;
-	size_t n, cap;
-} job_array_t;
+/* The jobs in flight in the walk (_walk_one): a job is asked for when
+ * the list gives it, what it points to HMRF_AHEAD jobs later, and it is
+ * visited 2 x HMRF_AHEAD jobs later. */
+#define HMRF_WALK_RING (2 * HMRF_AHEAD)
 
-static int _collect(void *x, void *arg)
+typedef struct walk {
+	recalc_t *r;
+	job_record_t *ring[HMRF_WALK_RING];
+	size_t n, cap; /* jobs the list gave; how many it can hold */
+} walk_t;
+
+/*
+ * One job of job_list, in its order: the walk follows the list's links
+ * (each one a wait for memory) while the records of the jobs given
+ * before it come in, so that neither waits for the other.  The job given
+ * 2 x HMRF_AHEAD before this one is visited first: its place in the ring
+ * is this one's.
+ */
+static int _walk_one(void *x, void *arg)
 {
-	job_array_t *all = arg;
+	walk_t *w = arg;
+	job_record_t *job_ptr = x;
+	size_t n = w->n;
 
-	if (all->n == all->cap)
+	if (n == w->cap)
 		return -1; /* cannot happen under the job lock */
-	all->job[all->n++] = x;
+	if (n >= HMRF_WALK_RING)
+		_visit(w->r, w->ring[n % HMRF_WALK_RING]);
+	w->ring[n % HMRF_WALK_RING] = job_ptr;
+	_fetch_visited(job_ptr);
+	if (w->r->readers)
+		_fetch_reader(job_ptr);
+	if (n >= HMRF_AHEAD)
+		_fetch_visited_targets(
+			w->ring[(n - HMRF_AHEAD) % HMRF_WALK_RING]);
+	w->n++;
 	return 0;
 }
 
@@ -577,38 +599,30 @@ static int _collect(void *x, void *arg)
 static void _walk(recalc_t *r)
 {
 	struct hmrf_scratch *s = r->s;
-	job_array_t all = { .cap = list_count(job_list) };
+	walk_t w = { .r = r, .cap = list_count(job_list) };
 
-	ROOM(s, all, all.cap + 1);
-	ROOM(s, pend, all.cap + 1);
+	ROOM(s, pend, w.cap + 1);
 	s->ntres = tres_layout_count(r->ctx->layout);
-	ROOM(s, account, all.cap + 1);
-	ROOM(s, amounts, (all.cap + 1) * (s->ntres + 1));
+	ROOM(s, account, w.cap + 1);
+	ROOM(s, amounts, (w.cap + 1) * (s->ntres + 1));
 	s->nreaders = 0;
 	if (r->readers) {
-		ROOM(s, reader_uid, all.cap + 1);
-		ROOM(s, reader_account, all.cap + 1);
+		ROOM(s, reader_uid, w.cap + 1);
+		ROOM(s, reader_account, w.cap + 1);
 	} else if (s->reader_uid_cap) { /* PrivateData no longer hides usage */
 		xfree(s->reader_uid);
 		xfree(s->reader_account);
 		s->reader_uid_cap = s->reader_account_cap = 0;
 	}
-	all.job = s->all;
 	r->pend = s->pend;
 	r->account = s->account;
 	r->amounts = s->amounts;
 	s->ncharges = 0;
-	list_for_each_ro(job_list, _collect, &all);
-	for (size_t i = 0; i < all.n; i++) {
-		if (i + 2 * HMRF_AHEAD < all.n) {
-			_fetch_visited(all.job[i + 2 * HMRF_AHEAD]);
-			if (r->readers)
-				_fetch_reader(all.job[i + 2 * HMRF_AHEAD]);
-		}
-		if (i + HMRF_AHEAD < all.n)
-			_fetch_visited_targets(all.job[i + HMRF_AHEAD]);
-		_visit(r, all.job[i]);
-	}
+	list_for_each_ro(job_list, _walk_one, &w);
+	/* the last ones given, still in the ring */
+	for (size_t k = w.n > HMRF_WALK_RING ? w.n - HMRF_WALK_RING : 0;
+	     k < w.n; k++)
+		_visit(r, w.ring[k % HMRF_WALK_RING]);
 }
 
 /* Configured accounts count even without jobs: the associations whose own
@@ -917,9 +931,9 @@ view_readers_t *hmrf_recalc_readers(hmrf_ctx_t *ctx)
 	if (!(r = views_readers_begin()))
 		return NULL;
 	for (size_t i = 0; i < s->nreaders; i++)
-		views_readers_job(r, s->reader_uid[i],
-				  hmrf_books_name(ctx->books,
-						  s->reader_account[i]));
+		views_readers_job(
+			r, s->reader_uid[i],
+			hmrf_books_name(ctx->books, s->reader_account[i]));
 	return r;
 }
 
@@ -1021,10 +1035,9 @@ void hmrf_recalc_write(hmrf_ctx_t *ctx)
 		if (!job_ptr)
 			continue;
 		if (!job_ptr->direct_set_prio)
-			job_ptr->priority =
-				_priority(&ctx->weights, cpus, job_ptr,
-					  s->fac[j], s->efac[j],
-					  (time_t)s->now, p->eligible);
+			job_ptr->priority = _priority(
+				&ctx->weights, cpus, job_ptr, s->fac[j],
+				s->efac[j], (time_t)s->now, p->eligible);
 	}
 	s->ranked = false;
 	last_job_update = (time_t)s->now;
