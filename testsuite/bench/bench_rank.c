@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * bench_rank.c - how long hmrf_rank() takes to order N pending jobs of A
- * accounts, and how the core's other hot paths fare: advancing sliding
+ * accounts, and hmrf_rank_table() (the plugin's call) the same jobs,
+ * and how the core's other hot paths fare: advancing sliding
  * windows, saving and loading the state of many accounts, and publishing
  * the views of it that PrivateData=usage gives each user (as the plugin
  * does each Period: who may read what listed from the jobs, the user's
@@ -193,6 +194,57 @@ static void _readers(size_t njobs, int reps)
 	}
 }
 
+/*
+ * The same ranking over the same jobs given as a table of their 4 TRES,
+ * as priority/hmrf gives them each period (hmrf_rank_table): the order
+ * must be hmrf_rank's (1 if not, said on stderr).
+ */
+static int _rank_table(const hmrf_params_t *p, const hmrf_account_t *acct,
+		       int nacct, const hmrf_job_t *jobs, size_t njobs,
+		       const size_t *want, int reps)
+{
+	enum { NTRES = 4 };
+	int *account = malloc((njobs ? njobs : 1) * sizeof(*account));
+	double *amounts =
+		malloc((njobs ? njobs : 1) * (NTRES + 1) * sizeof(*amounts));
+	size_t *order = malloc((njobs ? njobs : 1) * sizeof(*order));
+	hmrf_job_table_t table = { .account = account,
+				   .amounts = amounts,
+				   .ntres = NTRES,
+				   .n = njobs };
+	double t[64], t0;
+	int rc = 1;
+
+	if (!account || !amounts || !order)
+		goto out;
+	for (size_t j = 0; j < njobs; j++) {
+		double *row = amounts + j * (NTRES + 1);
+
+		account[j] = jobs[j].account;
+		row[0] = jobs[j].duration;
+		memcpy(row + 1, jobs[j].tres.v, NTRES * sizeof(*row));
+	}
+	for (int r = 0; r < reps; r++) {
+		t0 = _now();
+		if (hmrf_rank_table(p, acct, nacct, &table, order, NULL))
+			goto out;
+		t[r] = _now() - t0;
+	}
+	if (njobs && memcmp(order, want, njobs * sizeof(*order))) {
+		fprintf(stderr,
+			"hmrf_rank_table: another order than hmrf_rank's\n");
+		goto out;
+	}
+	printf("hmrf_rank_table (the plugin's call, %d TRES a job): median %.1f ms over %d runs\n",
+	       NTRES, _median(t, reps) * 1e3, reps);
+	rc = 0;
+out:
+	free(account);
+	free(amounts);
+	free(order);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	size_t njobs = argc > 1 ? strtoul(argv[1], NULL, 10) : 100000;
@@ -238,6 +290,8 @@ int main(int argc, char **argv)
 	}
 	printf("hmrf_rank: %zu jobs of %d accounts: median %.1f ms over %d runs\n",
 	       njobs, nacct, _median(t, reps) * 1e3, reps);
+	if (_rank_table(&p, acct, nacct, jobs, njobs, order, reps))
+		return 1;
 
 	/* State of 10,000 accounts over a 7-day sliding window. */
 	window_spec_t w = { WINDOW_SLIDING, 7 * 86400 };
