@@ -152,8 +152,11 @@ enum {
 	CLASS_OVER_LIMIT, /* past the borrow limit */
 };
 
+/* An account's key, as the heap holds it: the comparisons read it there,
+ * without going through the account's index to another array. */
 typedef struct rank_key {
 	int cls;
+	int a; /* the account, which decides ties */
 	double k1, k2;
 	double t1, t2; /* their tolerances, HMRF_TIE x |k| (_tolerate) */
 } rank_key_t;
@@ -164,8 +167,7 @@ typedef struct rank_state {
 	tres_vec_t *used;    /* virtual copies */
 	tres_vec_t *running;
 	bool *starving;
-	rank_key_t *keys;
-	int *heap;
+	rank_key_t *heap; /* the accounts with jobs left, by their keys */
 	size_t heap_len;
 	double fair_aggregate; /* aggregate of an account at its share */
 	int n; /* TRES slots in use: every vector is 0 from here on */
@@ -205,7 +207,7 @@ static rank_key_t _key(const rank_state_t *st, int a, double d)
 	const hmrf_params_t *p = st->p;
 	const tres_vec_t *R = &p->capacity;
 	double w = st->accts[a].weight, beta;
-	rank_key_t k = { .cls = CLASS_NORMAL };
+	rank_key_t k = { .cls = CLASS_NORMAL, .a = a };
 
 	if (st->starving[a]) {
 		k.cls = CLASS_STARVING;
@@ -261,9 +263,8 @@ static int _order(double x, double tx, double y, double ty)
 }
 
 static inline __attribute__((always_inline)) bool
-_before(const rank_state_t *st, int a, int b)
+_before(const rank_key_t *x, const rank_key_t *y)
 {
-	const rank_key_t *x = &st->keys[a], *y = &st->keys[b];
 	int o;
 
 	if (x->cls != y->cls)
@@ -271,13 +272,14 @@ _before(const rank_state_t *st, int a, int b)
 	if ((o = _order(x->k1, x->t1, y->k1, y->t1)) ||
 	    (o = _order(x->k2, x->t2, y->k2, y->t2)))
 		return o > 0;
-	return a < b;
+	return x->a < y->a;
 }
 
-/* heap_before_fn over account indices. */
+/* heap_before_fn over the heap's keys. */
 static bool _heap_before(const void *a, const void *b, void *arg)
 {
-	return _before(arg, *(const int *)a, *(const int *)b);
+	(void)arg;
+	return _before(a, b);
 }
 
 /* The jobs as the ranker reads them: hmrf_job_t's, or a table's rows
@@ -428,10 +430,8 @@ static int _state_init(rank_state_t *st, const hmrf_params_t *p,
 	st->used = malloc(n * sizeof(*st->used));
 	st->running = malloc(n * sizeof(*st->running));
 	st->starving = calloc(n, sizeof(*st->starving));
-	st->keys = malloc(n * sizeof(*st->keys));
 	st->heap = malloc(n * sizeof(*st->heap));
-	if (!st->used || !st->running || !st->starving || !st->keys ||
-	    !st->heap)
+	if (!st->used || !st->running || !st->starving || !st->heap)
 		return -ENOMEM;
 	for (int a = 0; a < nacct; a++) {
 		st->used[a] = accts[a].used;
@@ -455,12 +455,12 @@ static void _state_free(rank_state_t *st)
 	free(st->used);
 	free(st->running);
 	free(st->starving);
-	free(st->keys);
 	free(st->heap);
 }
 
 /*
- * The account at the top of the heap, keyed again, put in its place:
+ * The account at the top of the heap, keyed again (its key written there
+ * by the caller), put in its place:
  * Floyd's sift, the hole taken down the path of the children that come
  * first (one comparison a level) and the account raised from there.  An
  * account just charged a job mostly belongs far down, where this takes
@@ -469,11 +469,11 @@ static void _state_free(rank_state_t *st)
  */
 static void _sink_top(rank_state_t *st)
 {
-	int *h = st->heap, top = h[0];
+	rank_key_t *h = st->heap, top = h[0];
 	size_t n = st->heap_len, i = 0, c;
 
 	while ((c = 2 * i + 1) < n) {
-		if (c + 1 < n && _before(st, h[c + 1], h[c]))
+		if (c + 1 < n && _before(&h[c + 1], &h[c]))
 			c++;
 		h[i] = h[c];
 		i = c;
@@ -481,7 +481,7 @@ static void _sink_top(rank_state_t *st)
 	while (i > 0) {
 		size_t up = (i - 1) / 2;
 
-		if (!_before(st, top, h[up]))
+		if (!_before(&top, &h[up]))
 			break;
 		h[i] = h[up];
 		i = up;
@@ -649,12 +649,14 @@ static hmrf_ranker_t *_ranker_new(const hmrf_params_t *p,
 	if ((rc = _lay_out(r, src, nacct)))
 		goto nomem;
 	for (int a = 0; a < nacct; a++) {
+		rank_key_t k;
+
 		if (r->first[a] == r->first[a + 1])
 			continue;
 		r->left[a] = _repeats(r, r->byacct[r->next[a]]);
-		r->st.keys[a] = _key(&r->st, a, _laid(r, r->next[a])[0]);
-		heap_push(r->st.heap, sizeof(int), &r->st.heap_len, &a,
-			  _heap_before, &r->st);
+		k = _key(&r->st, a, _laid(r, r->next[a])[0]);
+		heap_push(r->st.heap, sizeof(k), &r->st.heap_len, &k,
+			  _heap_before, NULL);
 	}
 	return r;
 nomem:
@@ -685,19 +687,20 @@ hmrf_ranker_t *hmrf_ranker_create(const hmrf_params_t *p,
 static void _ranker_settle(hmrf_ranker_t *r, int a)
 {
 	rank_state_t *st = &r->st;
+	rank_key_t gone;
 
 	_charge(st, a, _laid(r, r->next[a]));
 	if (!r->count || !--r->left[a]) {
 		if (++r->next[a] == r->first[a + 1]) {
-			heap_pop(st->heap, sizeof(int), &st->heap_len, &a,
-				 _heap_before, st);
+			heap_pop(st->heap, sizeof(gone), &st->heap_len, &gone,
+				 _heap_before, NULL);
 			return;
 		}
 		if (r->count)
 			r->left[a] = r->count[r->byacct[r->next[a]]];
 	}
 	/* It is at the top: sinking puts it in its place. */
-	st->keys[a] = _key(st, a, _laid(r, r->next[a])[0]);
+	st->heap[0] = _key(st, a, _laid(r, r->next[a])[0]);
 	_sink_top(st);
 }
 
@@ -712,7 +715,7 @@ int hmrf_ranker_next(hmrf_ranker_t *r, size_t *job)
 	r->given = -1;
 	if (!r->st.heap_len)
 		return -ENOENT;
-	r->given = r->st.heap[0];
+	r->given = r->st.heap[0].a;
 	*job = r->byacct[r->next[r->given]];
 	return 0;
 }
@@ -741,6 +744,7 @@ static int _rank_all(const hmrf_params_t *p, const hmrf_account_t *accts,
 	size_t *first, *byacct, *next, k = 0;
 	hmrf_ranker_t *r;
 	rank_state_t *st;
+	rank_key_t gone;
 	int rc, a;
 
 	rc = _check_input(p, accts, nacct, src, err);
@@ -759,15 +763,15 @@ static int _rank_all(const hmrf_params_t *p, const hmrf_account_t *accts,
 	byacct = r->byacct;
 	next = r->next;
 	while (st->heap_len) {
-		a = st->heap[0];
+		a = st->heap[0].a;
 		order[k++] = byacct[next[a]];
 		_charge(st, a, _laid(r, next[a]));
 		if (++next[a] == first[a + 1]) {
-			heap_pop(st->heap, sizeof(int), &st->heap_len, &a,
-				 _heap_before, st);
+			heap_pop(st->heap, sizeof(gone), &st->heap_len, &gone,
+				 _heap_before, NULL);
 			continue;
 		}
-		st->keys[a] = _key(st, a, _laid(r, next[a])[0]);
+		st->heap[0] = _key(st, a, _laid(r, next[a])[0]);
 		_sink_top(st);
 	}
 	hmrf_ranker_destroy(&r);

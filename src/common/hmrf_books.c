@@ -366,10 +366,24 @@ int hmrf_books_ended(hmrf_books_t *b, uint32_t id, int a,
 int hmrf_books_waiting(hmrf_books_t *b, int a, const tres_vec_t *tres,
 		       double eligible)
 {
-	if (!b || !b->open || !_known(b, a) || !tres || isnan(eligible))
+	if (!tres)
 		return -EINVAL;
-	tres_add(&b->acct[a].demand, tres);
-	b->acct[a].earliest = fmin(b->acct[a].earliest, eligible);
+	return hmrf_books_waiting_row(b, a, tres->v, TRES_MAX, eligible);
+}
+
+int hmrf_books_waiting_row(hmrf_books_t *b, int a, const double *tres, int n,
+			   double eligible)
+{
+	double *demand;
+
+	if (!b || !b->open || !_known(b, a) || n < 0 || n > TRES_MAX ||
+	    (n && !tres) || isnan(eligible))
+		return -EINVAL;
+	demand = b->acct[a].demand.v;
+	for (int i = 0; i < n; i++)
+		demand[i] += tres[i];
+	if (eligible < b->acct[a].earliest)
+		b->acct[a].earliest = eligible;
 	return 0;
 }
 

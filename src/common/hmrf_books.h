@@ -165,6 +165,15 @@ int hmrf_books_waiting(hmrf_books_t *b, int a, const tres_vec_t *tres,
 		       double eligible);
 
 /*
+ * The same for a row of n amounts, the first n TRES (the rest 0), as a
+ * job table holds them (hmrf_job_table_t): what the plugins' walks have
+ * at hand, without a whole vector made for each job.  n is 0 to
+ * TRES_MAX.  Returns 0 or -EINVAL (nothing counted).
+ */
+int hmrf_books_waiting_row(hmrf_books_t *b, int a, const double *tres, int n,
+			   double eligible);
+
+/*
  * Account a's latest job start is at least t (the starvation clock of a
  * caller that reports starts as they happen).  Returns 0 or -EINVAL.
  */

@@ -6,9 +6,14 @@
 
 #include "prio.h"
 
+/* x within [0, 1]; 0 for NaN and either infinity.  Comparisons, not
+ * fmin and fmax: this runs several times per job per recalculation, and
+ * those are calls into libm. */
 static double _unit(double x)
 {
-	return isfinite(x) ? fmin(1.0, fmax(0.0, x)) : 0.0;
+	if (!(x > 0) || x == INFINITY)
+		return 0.0;
+	return x < 1 ? x : 1.0;
 }
 
 double prio_rank_factor(size_t rank, size_t n)

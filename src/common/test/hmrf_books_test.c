@@ -396,6 +396,63 @@ START_TEST(test_nonsharing_and_weight_sum)
 }
 END_TEST
 
+/* A row of the first n TRES counts as the vector with the rest 0: two
+ * books fed the same jobs both ways give the same demand (its non-sharing
+ * rate) and starvation clock; a bad row counts nothing. */
+START_TEST(test_waiting_row)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	hmrf_books_t *bv = hmrf_books_create(&c, 0, NULL);
+	hmrf_books_t *br = hmrf_books_create(&c, 0, NULL);
+	tres_vec_t R = _v(100, 100), d1 = _v(80, 20), d2 = _v(5, 60);
+	const double r1[] = { 80, 20 }, r2[] = { 5, 60 };
+	hmrf_account_t x, y;
+	int a, o;
+
+	for (int k = 0; k < 2; k++) {
+		hmrf_books_t *b = k ? br : bv;
+
+		ck_assert_int_eq(hmrf_books_account(b, "a"), 0);
+		ck_assert_int_eq(hmrf_books_account(b, "o"), 1);
+		hmrf_books_set_capacity(b, &R);
+		hmrf_books_set_weight(b, 0, 1, true);
+		hmrf_books_set_weight(b, 1, 3, true);
+		ck_assert_int_eq(hmrf_books_begin(b, 10), 0);
+	}
+	a = 0;
+	o = 1;
+	ck_assert_int_eq(hmrf_books_waiting(bv, a, &d1, 7), 0);
+	ck_assert_int_eq(hmrf_books_waiting(bv, a, &d2, 4), 0);
+	ck_assert_int_eq(hmrf_books_waiting_row(br, a, r1, 2, 7), 0);
+	ck_assert_int_eq(hmrf_books_waiting_row(br, a, r2, 2, 4), 0);
+	/* None of these counts anything, in either account. */
+	ck_assert_int_eq(hmrf_books_waiting_row(br, o, r1, -1, 1), -EINVAL);
+	ck_assert_int_eq(hmrf_books_waiting_row(br, o, r1, TRES_MAX + 1, 1),
+			 -EINVAL);
+	ck_assert_int_eq(hmrf_books_waiting_row(br, o, NULL, 2, 1), -EINVAL);
+	ck_assert_int_eq(hmrf_books_waiting_row(br, o, r1, 2, NAN), -EINVAL);
+	ck_assert_int_eq(hmrf_books_waiting_row(br, 2, r1, 2, 1), -EINVAL);
+	ck_assert_int_eq(hmrf_books_waiting_row(NULL, o, r1, 2, 1), -EINVAL);
+	ck_assert_int_eq(hmrf_books_waiting_row(br, o, NULL, 0, 9), 0);
+	ck_assert_int_eq(hmrf_books_waiting(bv, o, &R, 9), 0);
+	ck_assert_int_eq(hmrf_books_waiting_row(br, o, R.v, TRES_MAX, 9), 0);
+	ck_assert_int_eq(hmrf_books_close(bv), 0);
+	ck_assert_int_eq(hmrf_books_close(br), 0);
+	for (int k = 0; k < 2; k++) {
+		hmrf_books_get(bv, k, &x);
+		hmrf_books_get(br, k, &y);
+		ck_assert_mem_eq(&x, &y, sizeof(x));
+	}
+	hmrf_books_get(br, a, &y);
+	ck_assert_double_eq(y.waiting_since, 4);
+	ck_assert(!tres_is_zero(&y.ns_rate));
+	hmrf_books_get(br, o, &y);
+	ck_assert_double_eq(y.waiting_since, 9);
+	hmrf_books_destroy(&bv);
+	hmrf_books_destroy(&br);
+}
+END_TEST
+
 START_TEST(test_horizon_and_starvation_clock)
 {
 	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_SLIDING, 3600);
@@ -1387,6 +1444,7 @@ int main(void)
 	tcase_add_test(tc, test_view_carries_window_sums);
 	tcase_add_test(tc, test_standing);
 	tcase_add_test(tc, test_nonsharing_and_weight_sum);
+	tcase_add_test(tc, test_waiting_row);
 	tcase_add_test(tc, test_horizon_and_starvation_clock);
 	tcase_add_test(tc, test_seed);
 	suite_add_tcase(s, tc);

@@ -4,6 +4,7 @@
  * the rank factor.
  */
 #include <check.h>
+#include <math.h>
 
 #include "check_run.h"
 #include <stdint.h>
@@ -70,6 +71,43 @@ START_TEST(test_clamps)
 }
 END_TEST
 
+/* The rule, written out apart from prio.c: within [0, 1], and 0 for a
+ * value that is no number (NaN, either infinity). */
+static double _model_unit(double x)
+{
+	if (!isfinite(x) || x < 0)
+		return 0;
+	if (x > 1)
+		return 1;
+	return x;
+}
+
+/* Each factor's input is clamped by that rule, checked factor by factor
+ * on the edges. */
+START_TEST(test_unit_edges)
+{
+	static const double x[] = {
+		NAN,  -INFINITY, -2.5, -0.0, 0.0,   1e-300,
+		0.25, 0.999,	 1.0,  1.5,  1e300, INFINITY
+	};
+	prio_weights_t w = { .hmrf = 1000, .part = 100, .qos = 10 };
+
+	w.eunomia = 1;
+	for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
+		double want = _model_unit(x[i]);
+		prio_input_t in = { .hmrf = x[i], .part = x[i] };
+		prio_factors_t f;
+
+		in.qos = in.eunomia = x[i];
+		prio_compute(&w, &in, &f);
+		ck_assert_msg(f.hmrf == 1000 * want && f.part == 100 * want &&
+				      f.qos == 10 * want && f.eunomia == want,
+			      "input %g: factors %g %g %g %g, want %g x weight",
+			      x[i], f.hmrf, f.part, f.qos, f.eunomia, want);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("prio");
@@ -78,6 +116,7 @@ int main(void)
 	tcase_add_test(tc, test_rank_factor);
 	tcase_add_test(tc, test_sum);
 	tcase_add_test(tc, test_clamps);
+	tcase_add_test(tc, test_unit_edges);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -119,6 +119,22 @@ static void _capacity(const hmrf_ctx_t *ctx, tres_vec_t *in_service,
 	}
 }
 
+/* The n charged TRES of cnt, slurmctld's TRES counts (ncnt of them), in
+ * out[0..n-1]. */
+static void _amounts(const hmrf_ctx_t *ctx, const uint64_t *cnt, uint32_t ncnt,
+		     double *out, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int p = ctx->tres_pos[i];
+
+		out[i] = 0;
+		if (cnt && p >= 0 && (uint32_t)p < ncnt &&
+		    cnt[p] != NO_CONSUME_VAL64 && cnt[p] != INFINITE64 &&
+		    cnt[p] != NO_VAL64)
+			out[i] = (double)cnt[p];
+	}
+}
+
 /* The charged TRES of cnt, slurmctld's TRES counts (ncnt of them). */
 static tres_vec_t _vec_n(const hmrf_ctx_t *ctx, const uint64_t *cnt,
 			 uint32_t ncnt)
@@ -127,14 +143,7 @@ static tres_vec_t _vec_n(const hmrf_ctx_t *ctx, const uint64_t *cnt,
 	tres_vec_t v;
 
 	tres_zero(&v);
-	for (int i = 0; cnt && i < n; i++) {
-		int p = ctx->tres_pos[i];
-
-		if (p >= 0 && (uint32_t)p < ncnt &&
-		    cnt[p] != NO_CONSUME_VAL64 && cnt[p] != INFINITE64 &&
-		    cnt[p] != NO_VAL64)
-			v.v[i] = (double)cnt[p];
-	}
+	_amounts(ctx, cnt, ncnt, v.v, n);
 	return v;
 }
 
@@ -217,7 +226,8 @@ static uint32_t _priority(const prio_weights_t *w, double cluster_cpus,
 	uint32_t prio;
 
 	if (d) {
-		in.eligible_for = fmax(0, (double)now - eligible);
+		in.eligible_for =
+			(double)now > eligible ? (double)now - eligible : 0;
 		in.cpus =
 			job_ptr->total_cpus ? job_ptr->total_cpus : d->min_cpus;
 		in.nice = (int)d->nice - NICE_OFFSET;
@@ -472,16 +482,17 @@ static void _add_pending(recalc_t *r, int a, job_record_t *job_ptr)
 	pending_t *p = &r->pend[r->npend];
 	int ntres = r->s->ntres;
 	double *row = &r->amounts[r->npend * (ntres + 1)];
-	tres_vec_t tres = _vec(r->ctx, job_ptr->tres_req_cnt);
 
 	r->account[r->npend] = a;
 	row[0] = _duration(job_ptr);
-	memcpy(row + 1, tres.v, ntres * sizeof(*row));
+	/* Its TRES straight into its row of the table, the row then
+	 * counted (no vector of every TRES slot made per job). */
+	_amounts(r->ctx, job_ptr->tres_req_cnt, UINT32_MAX, row + 1, ntres);
 	p->job_ptr = job_ptr;
 	p->eligible = _eligible(job_ptr);
 	p->job_id = job_ptr->job_id;
 	p->visit = r->npend++;
-	hmrf_books_waiting(r->ctx->books, a, &tres, p->eligible);
+	hmrf_books_waiting_row(r->ctx->books, a, row + 1, ntres, p->eligible);
 }
 
 /* Note that uid may read account a's part, unless the last job noted
