@@ -58,15 +58,20 @@ open(p, "wb").write(b)' "$2" ;;
 	esac
 }
 
-# stop_and_restore: stop slurmctld (SIGTERM), put every good state back
-# and empty the log, for the caller to damage a file and start again.
+# stop_and_restore: stop slurmctld (SIGTERM, SIGKILL if it is still
+# there 10 s later, so that nothing writes the state behind us), put
+# every good state back and empty the log, for the caller to damage a
+# file and start again.  A .new that a save stopped midway left is
+# removed: the loader rightly prefers a whole .new to .old (it is the
+# newer snapshot), and these checks are of the fall-back to .old.
 stop_and_restore()
 {
 	local f
-	hc_kill_ctld TERM
+	hc_kill_ctld TERM || hc_kill_ctld KILL
 	for f in horae_hmrf.state horae_eunomia.state horae_justice.state; do
 		cp "$dir/$f.good" "$state/$f"
 		cp "$dir/$f.old.good" "$state/$f.old"
+		rm -f "$state/$f.new"
 	done
 	: >"$log"
 }
