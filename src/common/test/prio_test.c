@@ -90,15 +90,17 @@ START_TEST(test_unit_edges)
 		NAN,  -INFINITY, -2.5, -0.0, 0.0,   1e-300,
 		0.25, 0.999,	 1.0,  1.5,  1e300, INFINITY
 	};
-	prio_weights_t w = { .hmrf = 1000, .part = 100, .qos = 10 };
+	prio_weights_t w = {
+		.hmrf = 1000, .part = 100, .qos = 10, .eunomia = 1
+	};
 
-	w.eunomia = 1;
 	for (size_t i = 0; i < sizeof(x) / sizeof(x[0]); i++) {
 		double want = _model_unit(x[i]);
-		prio_input_t in = { .hmrf = x[i], .part = x[i] };
+		prio_input_t in = {
+			.hmrf = x[i], .part = x[i], .qos = x[i], .eunomia = x[i]
+		};
 		prio_factors_t f;
 
-		in.qos = in.eunomia = x[i];
 		prio_compute(&w, &in, &f);
 		ck_assert_msg(f.hmrf == 1000 * want && f.part == 100 * want &&
 				      f.qos == 10 * want && f.eunomia == want,
