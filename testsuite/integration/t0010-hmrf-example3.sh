@@ -18,7 +18,8 @@
 # Each run also prints H-MRF's per-step counts beside the paper's.  They
 # rest on the books seeing what the paper's steps are: capacity in service
 # only while the step's jobs run, and each job charged STEP seconds.  Two
-# things a real cluster adds change them, and the test keeps both out:
+# things a real cluster adds change them, and the test keeps both out
+# (and a third the test itself once added):
 # - Time with demand, capacity and no allocation, which the books rightly
 #   count as entitlement.  state=resume leaves the node in service for a
 #   second or more before slurmd registers again and the pass comes (5-6
@@ -39,6 +40,15 @@
 #   once beside another cluster.  STEP is 20 s;
 #   a run with any job off the step is reported, and what depends on its
 #   counts skipped, not judged.
+# - Demand before its step.  The paper's jobs of a step arrive at that
+#   step; submitted while the step before ran, A's 60 of Example 4's
+#   step 2 were demand during step 1, so A's non-sharing for it was 25
+#   jobs' worth, not the 15 it asked for (the books were right: A did
+#   wait for more than its half), which put A's beta after step 1 near
+#   0.6 for the paper's 1 and gave hmrf 42/16 and 37/25 at step 2 (A's
+#   non-sharing 1015 and 1040 CPU-s for the paper's 800; CI and a run
+#   here, 2026-12-03).  A step's jobs are submitted once the last step's
+#   have ended, on the drained node.
 # With both, Example 3 ran Table 1 exactly under hmrf (both releases'
 # t0010 at once, 2026-12-01); Example 4's step 2 was skipped in those
 # runs, 16-91 of hmrf's jobs charged 21 s.
@@ -141,13 +151,14 @@ run()
 	RAN_A=() RAN_B=()
 	scontrol update nodename=big state=drain reason=between-steps
 	for k in "${!a_new[@]}"; do
+		# The step's jobs arrive once the last step's have ended.
+		hmrf_wait_none_running 60 || { hc_stop; return 1; }
 		hmrf_submit_exact "${a_new[k]}" a pa "${a_shape[@]}" "$STEP" \
 			"${dirs[-1]}/starts" ||
 			{ hc_stop; return 1; }
 		hmrf_submit_exact "${b_new[k]}" b pb "${b_shape[@]}" "$STEP" \
 			"${dirs[-1]}/starts" ||
 			{ hc_stop; return 1; }
-		hmrf_wait_none_running 60 || { hc_stop; return 1; }
 		sleep 2.5 # two recalculations rank the pending jobs
 		since=$(date +%s)
 		resume || { hc_stop; return 1; }
