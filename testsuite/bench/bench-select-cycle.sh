@@ -40,6 +40,8 @@
 #   bench-select-cycle.sh [JOBS [NODES [SECONDS]]]     (5000 64 120)
 #
 # BENCH_PASSES=N: how many passes (4; at least 2).
+# BENCH_SIDES="NAME ...": those sides only, in that order (all seven; a
+# ratio needs cons_tres among them).
 #
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
 # Prints figures; asserts nothing.
@@ -128,7 +130,14 @@ side()
 }
 
 declare -A MAIN BF
-SIDES=(cons_tres pass-through first-fit best-fit affinity rpsdsf eunomia)
+SIDES=(${BENCH_SIDES:-cons_tres pass-through first-fit best-fit affinity rpsdsf eunomia})
+for name in "${SIDES[@]}"; do
+	case " cons_tres pass-through first-fit best-fit affinity rpsdsf eunomia " in
+	*" $name "*) ;;
+	*) echo "bench-select-cycle: BENCH_SIDES: no side '$name' (cons_tres pass-through first-fit best-fit affinity rpsdsf eunomia)" >&2
+		exit 2 ;;
+	esac
+done
 PASSES=${BENCH_PASSES:-4}
 case $PASSES in '' | *[!0-9]* | 0 | 1)
 	echo "bench-select-cycle: BENCH_PASSES is a whole number of 2 or more, not '$PASSES'" >&2
