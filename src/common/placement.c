@@ -129,17 +129,13 @@ static double _eunomia(const place_request_t *q, const best_fit_req_t *b,
 	return -node->speed + tie;
 }
 
-int place_score(place_policy_t policy, const place_request_t *req,
-		const place_node_t *nodes, size_t n, double *scores,
-		horae_err_t *err)
+/* place_score for req's demand alone; 1 when it fits on some node. */
+static bool _score(place_policy_t policy, const place_request_t *req,
+		   const place_node_t *nodes, size_t n, double *scores)
 {
 	best_fit_req_t bf;
+	bool fits = false;
 
-	if (!req || (n && (!nodes || !scores)))
-		return err_set(err, -EINVAL, "placement: missing arguments");
-	if ((size_t)policy >= NNAMES)
-		return err_set(err, -EINVAL, "placement: unknown policy %d",
-			       (int)policy);
 	if (policy == PLACE_BEST_FIT || policy == PLACE_EUNOMIA)
 		_best_fit_req(req, &bf);
 	for (size_t i = 0; i < n; i++) {
@@ -166,7 +162,29 @@ int place_score(place_policy_t policy, const place_request_t *req,
 			scores[i] = _eunomia(req, &bf, node);
 			break;
 		}
+		fits = true;
 	}
+	return fits;
+}
+
+int place_score(place_policy_t policy, const place_request_t *req,
+		const place_node_t *nodes, size_t n, double *scores,
+		horae_err_t *err)
+{
+	place_request_t one;
+
+	if (!req || (n && (!nodes || !scores)))
+		return err_set(err, -EINVAL, "placement: missing arguments");
+	if ((size_t)policy >= NNAMES)
+		return err_set(err, -EINVAL, "placement: unknown policy %d",
+			       (int)policy);
+	if (_score(policy, req, nodes, n, scores) || tres_is_zero(&req->task))
+		return 0;
+	/* Fits on no node: a spread job's nodes, ranked for one task. */
+	one = *req;
+	one.demand = req->task;
+	tres_zero(&one.task);
+	_score(policy, &one, nodes, n, scores);
 	return 0;
 }
 

@@ -53,10 +53,17 @@ typedef struct place_request {
 	/* eunomia: >= 0 the account is at or below its fair progress share
 	 * (gets faster nodes), < 0 above it (slower nodes). */
 	double progress_gap;
+	/* A job that may be spread over nodes: what one of its tasks needs
+	 * (all 0: the job is not spread, demand is what it needs). */
+	tres_vec_t task;
 } place_request_t;
 
 /*
- * Score nodes[0..n) for req under policy into scores[0..n).
+ * Score nodes[0..n) for req under policy into scores[0..n).  When demand
+ * fits on none of them and req->task is not all 0, the nodes are scored
+ * for req->task instead: the job will be spread over nodes, and each is
+ * ranked by what one of its tasks needs there (else every node would
+ * score +INFINITY and the policy would order none of them).
  * Returns 0, or -EINVAL (err says which argument) with scores untouched.
  */
 int place_score(place_policy_t policy, const place_request_t *req,

@@ -374,6 +374,122 @@ START_TEST(test_best_fit_generated)
 }
 END_TEST
 
+/* Every slot of need within avail, written out here. */
+static bool _model_fits(const tres_vec_t *need, const tres_vec_t *avail)
+{
+	for (int r = 0; r < TRES_MAX; r++)
+		if (need->v[r] > avail->v[r])
+			return false;
+	return true;
+}
+
+/*
+ * A job that may be spread over nodes (q.task set): where its demand fits
+ * on some node, the scores are those of the job on one node, task or no
+ * task; where it fits on none, they are those of one task, and every node
+ * one task fits on has a finite score.  Generated cases, every policy.
+ */
+START_TEST(test_spread_generated)
+{
+	unsigned seed = 20261203;
+	int fell_back = 0, kept = 0;
+
+	for (int round = 0; round < 2000; round++) {
+		int nres = 1 + rand_r(&seed) % 4, n = 1 + rand_r(&seed) % 24;
+		place_policy_t pol = (place_policy_t)(rand_r(&seed) % 5);
+		place_request_t q = { .progress_gap = rand_r(&seed) % 3 - 1.0 };
+		place_request_t alone, one;
+		place_node_t nodes[24];
+		double got[24], want[24];
+		bool any = false;
+
+		tres_zero(&q.demand);
+		tres_zero(&q.capacity);
+		tres_zero(&q.task);
+		for (int r = 0; r < nres; r++) {
+			q.capacity.v[r] = 1 + rand_r(&seed) % 4096;
+			q.task.v[r] = 1 + rand_r(&seed) % 8;
+			q.demand.v[r] = q.task.v[r] * (1 + rand_r(&seed) % 12);
+		}
+		for (int i = 0; i < n; i++) {
+			tres_zero(&nodes[i].idle);
+			for (int r = 0; r < nres; r++)
+				nodes[i].idle.v[r] = rand_r(&seed) % 64;
+			nodes[i].speed = 1 + rand_r(&seed) % 4;
+			any = any || _model_fits(&q.demand, &nodes[i].idle);
+		}
+		alone = q;
+		tres_zero(&alone.task);
+		one = alone;
+		one.demand = q.task;
+		ck_assert_int_eq(place_score(pol, &q, nodes, n, got, NULL), 0);
+		ck_assert_int_eq(place_score(pol, any ? &alone : &one, nodes, n,
+					     want, NULL),
+				 0);
+		for (int i = 0; i < n; i++) {
+			ck_assert_msg(
+				!memcmp(&got[i], &want[i], sizeof(got[i])),
+				"round %d %s node %d (%s): %.17g, want %.17g",
+				round, place_policy_name(pol), i,
+				any ? "fits" : "spread", got[i], want[i]);
+			if (!any && _model_fits(&q.task, &nodes[i].idle))
+				ck_assert_msg(
+					isfinite(got[i]),
+					"round %d %s node %d: one task fits, score %g",
+					round, place_policy_name(pol), i,
+					got[i]);
+		}
+		if (any)
+			kept++;
+		else
+			fell_back++;
+	}
+	/* Both cases came up often enough to mean something. */
+	ck_assert_int_gt(kept, 200);
+	ck_assert_int_gt(fell_back, 200);
+}
+END_TEST
+
+/*
+ * The case select/eunomia meets: 12 one-CPU tasks, four nodes of 6 idle
+ * CPUs, the last two three times as fast.  On one node the job fits
+ * nowhere; spread, Placement=eunomia ranks the fast nodes first for an
+ * account at its share, the slow ones for one above it, and without the
+ * task every node scores +INFINITY.
+ */
+START_TEST(test_spread_eunomia_example)
+{
+	place_request_t q = { .progress_gap = 0 };
+	place_node_t nodes[4];
+	double s[4];
+
+	tres_zero(&q.demand);
+	tres_zero(&q.capacity);
+	tres_zero(&q.task);
+	q.capacity.v[0] = 32;
+	q.capacity.v[1] = 32000;
+	q.demand.v[0] = 12;
+	q.demand.v[1] = 100;
+	q.task.v[0] = 1;
+	q.task.v[1] = 100;
+	for (int i = 0; i < 4; i++) {
+		tres_zero(&nodes[i].idle);
+		nodes[i].idle.v[0] = 6;
+		nodes[i].idle.v[1] = 7000;
+		nodes[i].speed = i < 2 ? 1 : 3;
+	}
+	ck_assert_int_eq(place_score(PLACE_EUNOMIA, &q, nodes, 4, s, NULL), 0);
+	ck_assert(s[2] < s[0] && s[2] < s[1] && s[3] < s[0] && s[3] < s[1]);
+	q.progress_gap = -1;
+	ck_assert_int_eq(place_score(PLACE_EUNOMIA, &q, nodes, 4, s, NULL), 0);
+	ck_assert(s[0] < s[2] && s[0] < s[3] && s[1] < s[2] && s[1] < s[3]);
+	tres_zero(&q.task);
+	ck_assert_int_eq(place_score(PLACE_EUNOMIA, &q, nodes, 4, s, NULL), 0);
+	for (int i = 0; i < 4; i++)
+		ck_assert(isinf(s[i]));
+}
+END_TEST
+
 START_TEST(test_rank_group)
 {
 	size_t ds[] = { 0, 1, 2, 16, 18, 216, 300 };
@@ -415,6 +531,8 @@ int main(void)
 	tcase_add_test(tc, test_affinity_and_eunomia);
 	tcase_add_test(tc, test_rank_group);
 	tcase_add_test(tc, test_best_fit_generated);
+	tcase_add_test(tc, test_spread_generated);
+	tcase_add_test(tc, test_spread_eunomia_example);
 	suite_add_tcase(s, tc);
 	return check_run(s);
 }

@@ -95,29 +95,46 @@ static int _by_score(const void *a, const void *b)
 	return x->node - y->node;
 }
 
-/* What the job needs on each of its nodes: CPUs and MB. */
-static tres_vec_t _demand(job_record_t *job_ptr)
+/* MB of memory for cpus of the job's CPUs on one node. */
+static double _mem(const job_details_t *d, double cpus)
+{
+	if (d && d->pn_min_memory && d->pn_min_memory != NO_VAL64) {
+		if (d->pn_min_memory & MEM_PER_CPU)
+			return (double)(d->pn_min_memory & ~MEM_PER_CPU) * cpus;
+		return (double)d->pn_min_memory; /* per node */
+	}
+	if (slurm_conf.def_mem_per_cpu &&
+	    slurm_conf.def_mem_per_cpu != NO_VAL64)
+		return (double)(slurm_conf.def_mem_per_cpu & ~MEM_PER_CPU) *
+		       cpus;
+	return 0;
+}
+
+/*
+ * What the job needs on each of its nodes, CPUs and MB, in demand; and in
+ * task, when Slurm may spread its tasks over more nodes than it asked for
+ * at least (several tasks, no node count fixed), what one task needs
+ * there; else task is all 0 (place_request_t).
+ */
+static void _demand(job_record_t *job_ptr, tres_vec_t *demand, tres_vec_t *task)
 {
 	job_details_t *d = job_ptr->details;
 	uint32_t nodes = d && d->min_nodes ? d->min_nodes : 1;
-	double cpus = d ? ceil((double)d->min_cpus / nodes) : 1, mem = 0;
-	tres_vec_t v;
+	double cpus = d ? ceil((double)d->min_cpus / nodes) : 1, per_task = 1;
 
 	if (d && d->pn_min_cpus > cpus)
 		cpus = d->pn_min_cpus;
-	if (d && d->pn_min_memory && d->pn_min_memory != NO_VAL64) {
-		if (d->pn_min_memory & MEM_PER_CPU)
-			mem = (double)(d->pn_min_memory & ~MEM_PER_CPU) * cpus;
-		else
-			mem = (double)d->pn_min_memory;
-	} else if (slurm_conf.def_mem_per_cpu &&
-		   slurm_conf.def_mem_per_cpu != NO_VAL64) {
-		mem = (double)(slurm_conf.def_mem_per_cpu & ~MEM_PER_CPU) * cpus;
-	}
-	tres_zero(&v);
-	v.v[0] = cpus;
-	v.v[1] = mem;
-	return v;
+	tres_zero(demand);
+	demand->v[0] = cpus;
+	demand->v[1] = _mem(d, cpus);
+	tres_zero(task);
+	if (!d || d->num_tasks < 2 || d->num_tasks == NO_VAL ||
+	    (d->max_nodes && d->max_nodes <= nodes))
+		return;
+	if (d->cpus_per_task && d->cpus_per_task != NO_VAL16)
+		per_task = d->cpus_per_task;
+	task->v[0] = per_task;
+	task->v[1] = _mem(d, per_task);
 }
 
 /* Every node's idle CPUs and memory as cons_tres counts them, and the
@@ -224,7 +241,7 @@ int eunomia_steer_apply(eunomia_steer_t *s, eunomia_progress_t *prog,
 		s->cand[k++].node = i;
 	}
 	req.capacity = s->capacity;
-	req.demand = _demand(job_ptr);
+	_demand(job_ptr, &req.demand, &req.task);
 	if (policy == PLACE_EUNOMIA)
 		req.progress_gap = eunomia_progress_gap(prog, job_ptr->account);
 	if (place_score(policy, &req, s->nodes, k, s->scores, NULL))
