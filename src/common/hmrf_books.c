@@ -21,6 +21,8 @@ typedef struct pass_acct {
 	tres_vec_t running; /* what it holds */
 	tres_vec_t demand;  /* what it holds and waits for */
 	tres_vec_t ns_rate; /* its non-sharing allocation, last close */
+	tres_vec_t rank_rate; /* the same over _rank_capacity: the step's
+			       * entitlement the ranking takes */
 	double earliest;    /* earliest eligible waiting job; INF: none */
 	tres_vec_t used;    /* its usage in the window at the close */
 	tres_vec_t ns;	    /* its non-sharing allocation, likewise */
@@ -399,7 +401,7 @@ int hmrf_books_close(hmrf_books_t *b)
 {
 	int n;
 	double wsum = 0;
-	tres_vec_t share;
+	tres_vec_t share, rank;
 
 	if (!b || !b->open)
 		return -EINVAL;
@@ -414,14 +416,22 @@ int hmrf_books_close(hmrf_books_t *b)
 		if (p->counted)
 			wsum += p->weight;
 	}
+	rank = _rank_capacity(b);
 	for (int a = 0; a < n; a++) {
 		pass_acct_t *p = &b->acct[a];
 
 		tres_zero(&p->ns_rate);
+		tres_zero(&p->rank_rate);
 		if (wsum <= 0 || tres_is_zero(&p->demand))
 			continue;
 		hmrf_fair_share(&b->capacity, p->weight, wsum, &share);
 		hmrf_nonsharing(&p->demand, &share, &p->ns_rate);
+		/* Entitlement counts the capacity in service; the ranking
+		 * takes the step's over what it divides by, so that a pass
+		 * right after every node comes back ranks as with them in
+		 * service. */
+		hmrf_fair_share(&rank, p->weight, wsum, &share);
+		hmrf_nonsharing(&p->demand, &share, &p->rank_rate);
 		if (b->now > b->from &&
 		    ledger_charge(b->st->ns, a, &p->ns_rate, b->from, b->now))
 			return -EINVAL;
@@ -536,8 +546,10 @@ static int _rank_input(const hmrf_books_t *b, hmrf_params_t *p,
 	*acct = malloc((*n ? (size_t)*n : 1) * sizeof(**acct));
 	if (!*acct)
 		return -ENOMEM;
-	for (int a = 0; a < *n; a++)
+	for (int a = 0; a < *n; a++) {
 		hmrf_books_get(b, a, &(*acct)[a]);
+		(*acct)[a].ns_rate = b->acct[a].rank_rate;
+	}
 	memset(p, 0, sizeof(*p));
 	p->policy = b->conf.policy;
 	p->capacity = _rank_capacity(b);

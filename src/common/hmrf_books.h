@@ -123,10 +123,11 @@ int hmrf_books_set_capacity(hmrf_books_t *b, const tres_vec_t *capacity);
  * each TRES by the capacity in service, or by this one where none of that
  * TRES is in service (every node drained or down): the order then stays
  * the order of the accounts' standing, and the first pass after the nodes
- * come back starts the jobs it would have started with them in service.
- * Shares and entitlement keep the capacity in service.  Not set: 0, the
- * ranking divides by the capacity in service alone.  Returns 0 or -EINVAL
- * (a negative amount); nothing changes on failure.
+ * come back starts the jobs it would have started with them in service
+ * (H-MRF's ranking takes the step's entitlement over this capacity too).
+ * Shares and the entitlement charged keep the capacity in service.  Not
+ * set: 0, the ranking divides by the capacity in service alone.  Returns 0
+ * or -EINVAL (a negative amount); nothing changes on failure.
  */
 int hmrf_books_set_configured(hmrf_books_t *b, const tres_vec_t *configured);
 

@@ -847,6 +847,80 @@ START_TEST(test_example4_scheduling_latency)
 }
 END_TEST
 
+/*
+ * Example 4's step 2 ranked while every node is drained (nothing in
+ * service, the configured capacity set), as when a site resumes its nodes
+ * after a maintenance or t0010 puts its node back: the drained span adds
+ * no entitlement, and the ranking takes the step's entitlement over the
+ * configured capacity, so the pass that follows starts the paper's 40/20
+ * (without it, no account is seen in loss and the order is LT-AF's,
+ * 42/16).
+ */
+START_TEST(test_example4_ranked_drained)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	hmrf_books_t *b = hmrf_books_create(&c, 0, NULL);
+	tres_vec_t R = _v(100, 100), none = _v(0, 0);
+	tres_vec_t shape[2] = { _v(1, 2), _v(1, 1) };
+	int pending[2] = { 0, 0 }, ran[2][2];
+	hmrf_account_t before, after;
+
+	hmrf_books_set_configured(b, &R);
+	hmrf_books_account(b, "a");
+	hmrf_books_account(b, "b");
+	for (int s = 0; s < 2; s++) {
+		hmrf_job_t jobs[200];
+		size_t order[200], n = 0;
+		double t = 2.0 * s; /* drained from 1 to 2 */
+
+		/* Step 2's jobs arrive on the drained cluster. */
+		hmrf_books_set_capacity(b, s ? &none : &R);
+		hmrf_books_begin(b, t);
+		for (int a = 0; a < 2; a++) {
+			tres_vec_t w = shape[a];
+
+			pending[a] += a ? example4_b[s] : example4_a[s];
+			tres_scale(&w, pending[a]);
+			hmrf_books_waiting(b, a, &w, t);
+			for (int k = 0; k < pending[a]; k++) {
+				jobs[n].account = a;
+				jobs[n].tres = shape[a];
+				jobs[n++].duration = 1;
+			}
+		}
+		if (s)
+			hmrf_books_get(b, 0, &before);
+		ck_assert_int_eq(hmrf_books_close(b), 0);
+		if (s) {
+			hmrf_books_get(b, 0, &after);
+			ck_assert_double_eq(after.ns.v[0], before.ns.v[0]);
+		}
+		ck_assert_int_eq(hmrf_books_rank(b, jobs, n, order, NULL), 0);
+		_start_fitting(jobs, order, n, &R, &ran[0][s], 2);
+		/* The step runs with the capacity in service. */
+		hmrf_books_set_capacity(b, &R);
+		hmrf_books_begin(b, t + 1);
+		for (int a = 0; a < 2; a++) {
+			tres_vec_t r = shape[a], w = shape[a];
+
+			tres_scale(&r, ran[a][s]);
+			pending[a] -= ran[a][s];
+			tres_scale(&w, pending[a]);
+			hmrf_books_running(b, a, &r, t);
+			if (!s)
+				continue; /* drained at once after step 1 */
+			hmrf_books_waiting(b, a, &w, t + 1);
+		}
+		ck_assert_int_eq(hmrf_books_close(b), 0);
+	}
+	ck_assert_msg(ran[0][0] == 15 && ran[1][0] == 70, "t1: %d/%d",
+		      ran[0][0], ran[1][0]);
+	ck_assert_msg(ran[0][1] == 40 && ran[1][1] == 20, "t2: %d/%d",
+		      ran[0][1], ran[1][1]);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
 /* A window no longer than a step forgets everything between steps. */
 START_TEST(test_short_window_is_memoryless)
 {
@@ -1455,6 +1529,7 @@ int main(void)
 			    (int)(sizeof(example4_cases) /
 				  sizeof(example4_cases[0])));
 	tcase_add_test(tc, test_example4_scheduling_latency);
+	tcase_add_test(tc, test_example4_ranked_drained);
 	tcase_add_test(tc, test_short_window_is_memoryless);
 	tcase_add_test(tc, test_table1_long_windows_remember);
 	tcase_add_test(tc, test_weights_2_to_1);
