@@ -318,7 +318,7 @@ static int _books_feed(sim_t *s, double t)
 		const acct_t *ac = &s->ac[a];
 
 		if (!tres_is_zero(&ac->running) &&
-		    hmrf_books_running(b, a, &ac->running, -INFINITY))
+		    hmrf_books_running(b, a, &ac->running, -INFINITY, INFINITY))
 			return -EINVAL;
 		if (!tres_is_zero(&ac->pending) &&
 		    hmrf_books_waiting(b, a, &ac->pending, _earliest(s, a)))
@@ -539,6 +539,7 @@ static int _begin_task(sim_t *s, int j, int k)
 	sim_job_result_t *jr = &s->r->jobs[j];
 	acct_t *ac = &s->ac[job->account];
 	double speed = s->t->nodes[jr->task_node[k]].speed;
+	int rc;
 
 	tres_add(&ac->running, &job->demand);
 	tres_sub(&ac->pending, &job->demand);
@@ -549,6 +550,13 @@ static int _begin_task(sim_t *s, int j, int k)
 	if (_progress_rate(s, job->account))
 		return -ENOMEM;
 	hmrf_books_started(s->books, job->account, s->now);
+	/* What it has left of its charge span, for the ranking; its end is
+	 * known here (a task killed at its deadline, with admission on,
+	 * keeps it until this end). */
+	if ((rc = hmrf_books_task(s->books, job->account, &job->demand, s->now,
+				  js->task_work,
+				  s->now + js->task_work / speed)))
+		return rc;
 	if (isnan(jr->start))
 		jr->start = s->now;
 	js->running++;

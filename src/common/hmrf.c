@@ -174,20 +174,23 @@ typedef struct rank_state {
 } rank_state_t;
 
 /* Beta at the end of a step of span d (see hmrf_rank in hmrf.h): the
- * same as hmrf_beta() on used + running x d over ns + ns_rate x d, in one
- * pass (this runs once per job ranked). */
+ * same as hmrf_beta() on used + r over ns + min(ns_rate x d, r + waiting x
+ * d), r = min(running x d, running_left), in one pass (this runs once per
+ * job ranked). */
 static double _step_beta(const rank_state_t *st, int a, double d)
 {
 	const hmrf_account_t *acct = &st->accts[a];
 	const double *used = st->used[a].v, *run = acct->running.v;
+	const double *left = acct->running_left.v, *wait = acct->waiting.v;
 	const double *ns = acct->ns.v, *rate = acct->ns_rate.v;
 	double beta = INFINITY;
 
 	for (int i = 0; i < st->n; i++) {
-		double den = ns[i] + rate[i] * d;
+		double r = _min(run[i] * d, left[i]);
+		double den = ns[i] + _min(rate[i] * d, r + wait[i] * d);
 
 		if (den > 0)
-			beta = _min(beta, (used[i] + run[i] * d) / den);
+			beta = _min(beta, (used[i] + r) / den);
 	}
 	return beta;
 }
@@ -509,7 +512,7 @@ static void _charge(rank_state_t *st, int a, const double *job)
 static int _slots_in_use(const hmrf_params_t *p, const hmrf_account_t *accts,
 			 int nacct, int jobs)
 {
-	const tres_vec_t *v[4];
+	const tres_vec_t *v[6];
 	int n = tres_slots(&p->capacity), k;
 
 	if (jobs > n)
@@ -519,7 +522,9 @@ static int _slots_in_use(const hmrf_params_t *p, const hmrf_account_t *accts,
 		v[1] = &accts[a].running;
 		v[2] = &accts[a].ns;
 		v[3] = &accts[a].ns_rate;
-		for (int i = 0; i < 4; i++)
+		v[4] = &accts[a].running_left;
+		v[5] = &accts[a].waiting;
+		for (int i = 0; i < 6; i++)
 			if ((k = tres_slots(v[i])) > n)
 				n = k;
 	}

@@ -75,6 +75,9 @@ typedef struct hmrf_account {
 	tres_vec_t used;       /* accumulated usage in the window, TRES x s */
 	tres_vec_t ns;	       /* accumulated non-sharing allocation, TRES x s */
 	tres_vec_t running;    /* TRES its jobs hold now */
+	tres_vec_t running_left; /* TRES x s its running jobs have left of
+				  * their charge span (see hmrf_rank) */
+	tres_vec_t waiting;    /* TRES its pending jobs ask for */
 	tres_vec_t ns_rate;    /* its non-sharing allocation now, TRES */
 	double waiting_since;  /* pending without an allocation since; 0: no */
 } hmrf_account_t;
@@ -114,10 +117,27 @@ typedef struct hmrf_job {
  *
  * H-MRF's beta is taken at the end of the step being decided, as in the
  * paper: with d the charge span of the account's next job (min(duration,
- * horizon)), used + running x d + the jobs given so far in this ranking
- * over ns + ns_rate x d.  Without the step, an account's entitlement for
- * the allocation being decided is missing from the denominator, and an
- * account that falls behind in this very step is not seen in loss.
+ * horizon)), used + what its running jobs add in the step + the jobs
+ * given so far in this ranking, over ns + its entitlement in the step.
+ * Without the step, an account's entitlement for the allocation being
+ * decided is missing from the denominator, and an account that falls
+ * behind in this very step is not seen in loss.
+ *
+ * A running job adds its TRES over the step, but no more than it has
+ * left of its own charge span (min(duration, horizon) from its start,
+ * the span a job given here is charged for): per TRES, r = min(running x
+ * d, running_left), running_left being the sum over the running jobs of
+ * TRES x what each has left.  That is the sum of TRES x min(d, left)
+ * when d is the whole horizon or no running job has less than d left,
+ * and between that sum and running x d otherwise.  The entitlement in the
+ * step is ns_rate x d, but no more than the demand that lasts through it:
+ * min(ns_rate x d, r + waiting x d).  Without the cap a ranking taken
+ * while jobs are about to end, whose order starts the jobs that take
+ * their place, counts what they ran as still to come: when some have
+ * ended and others not yet, the accounts of those not yet ended are held
+ * back by a step they will not use, and the batches that follow swing
+ * from one account to the other (hmrf_books_test's
+ * test_batches_do_not_swing).
  *
  * order[k] receives the index in jobs[] of the k-th job (order has njobs
  * entries).  O(njobs log nacct).

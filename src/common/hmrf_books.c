@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "heap.h"
 #include "hmrf_books.h"
 #include "hmrf_state_impl.h"
 #include "hmrf_shares.h"
@@ -19,6 +20,13 @@ typedef struct pass_acct {
 	bool configured;    /* counts in the weight sum without demand */
 	bool counted;	    /* counted in the last closed pass */
 	tres_vec_t running; /* what it holds */
+	tres_vec_t running_left; /* what that has left of its charge spans,
+				  * TRES x s (hmrf_books_running) */
+	tres_vec_t waiting; /* what it waits for */
+	/* Its tasks told by hmrf_books_task that have not retired: their
+	 * TRES and the sum of TRES x the end of their charge span. */
+	tres_vec_t live, live_x;
+	size_t nlive;
 	tres_vec_t demand;  /* what it holds and waits for */
 	tres_vec_t ns_rate; /* its non-sharing allocation, last close */
 	tres_vec_t rank_rate; /* the same over _rank_capacity: the step's
@@ -27,6 +35,18 @@ typedef struct pass_acct {
 	tres_vec_t used;    /* its usage in the window at the close */
 	tres_vec_t ns;	    /* its non-sharing allocation, likewise */
 } pass_acct_t;
+
+/* A task of hmrf_books_task, and its place in the books' heap. */
+typedef struct span_task {
+	int a;
+	double x; /* the end of its charge span */
+	tres_vec_t tres;
+} span_task_t;
+
+typedef struct span_ent {
+	double retire; /* its end or the end of its charge span, earlier */
+	size_t task;   /* its place in tasks[] */
+} span_ent_t;
 
 struct hmrf_books {
 	hmrf_books_conf_t conf;
@@ -42,6 +62,12 @@ struct hmrf_books {
 	double now;
 	uint32_t *ended; /* ids charged by hmrf_books_ended since the close */
 	size_t nended, ended_cap;
+	/* hmrf_books_task's tasks, by when they retire (span_ent_t: a heap),
+	 * each with its place in tasks[]; free[] the places not in use. */
+	span_ent_t *heap;
+	span_task_t *tasks;
+	size_t *free;
+	size_t nheap, ntasks, nfree, tasks_cap;
 	/* Accounts below this have pass_acct_t.used and .ns as the ledgers
 	 * say now: summing a sliding window is done once a close, not at
 	 * each hmrf_books_get.  0 once anything is charged. */
@@ -169,6 +195,9 @@ void hmrf_books_destroy(hmrf_books_t **b)
 	hmrf_state_destroy(&(*b)->st);
 	free((*b)->acct);
 	free((*b)->ended);
+	free((*b)->heap);
+	free((*b)->tasks);
+	free((*b)->free);
 	free(*b);
 	*b = NULL;
 }
@@ -275,6 +304,8 @@ int hmrf_books_begin(hmrf_books_t *b, double now)
 	b->nsums = 0;
 	for (int a = 0; a < b->cap; a++) {
 		tres_zero(&b->acct[a].running);
+		tres_zero(&b->acct[a].running_left);
+		tres_zero(&b->acct[a].waiting);
 		tres_zero(&b->acct[a].demand);
 		b->acct[a].earliest = INFINITY;
 	}
@@ -288,18 +319,127 @@ static void _note_start(hmrf_books_t *b, int a, double start)
 		b->st->last_start[a] = start;
 }
 
-int hmrf_books_running(hmrf_books_t *b, int a, const tres_vec_t *tres,
-		       double start)
+/* The end of the charge span of a job that started at start and runs
+ * for at most span (see hmrf_books_running). */
+static double _span_end(const hmrf_books_t *b, double start, double span)
 {
+	return start + fmin(span, hmrf_books_horizon(b));
+}
+
+static bool _ent_before(const void *x, const void *y, void *arg)
+{
+	(void)arg;
+	return ((const span_ent_t *)x)->retire <
+	       ((const span_ent_t *)y)->retire;
+}
+
+/* Room for one more task of hmrf_books_task.  Returns 0 or -ENOMEM (the
+ * arrays that grew stay valid). */
+static int _task_room(hmrf_books_t *b)
+{
+	size_t cap = b->tasks_cap ? 2 * b->tasks_cap : 64;
+	void *p;
+
+	if (b->nfree || b->ntasks < b->tasks_cap)
+		return 0;
+	if (!(p = realloc(b->heap, cap * sizeof(*b->heap))))
+		return -ENOMEM;
+	b->heap = p;
+	if (!(p = realloc(b->tasks, cap * sizeof(*b->tasks))))
+		return -ENOMEM;
+	b->tasks = p;
+	if (!(p = realloc(b->free, cap * sizeof(*b->free))))
+		return -ENOMEM;
+	b->free = p;
+	b->tasks_cap = cap;
+	return 0;
+}
+
+int hmrf_books_task(hmrf_books_t *b, int a, const tres_vec_t *tres,
+		    double start, double span, double end)
+{
+	pass_acct_t *p;
+	span_ent_t e;
+	double x;
+
+	if (!b || !_known(b, a) || !tres || !isfinite(start) || !(span >= 0) ||
+	    isnan(end) || end < start)
+		return -EINVAL;
+	x = _span_end(b, start, span);
+	e.retire = fmin(end, x);
+	if (!(e.retire > start) || !(e.retire > b->now))
+		return 0; /* it never has any left, or no more */
+	if (_task_room(b))
+		return -ENOMEM;
+	e.task = b->nfree ? b->free[--b->nfree] : b->ntasks++;
+	b->tasks[e.task].a = a;
+	b->tasks[e.task].x = x;
+	b->tasks[e.task].tres = *tres;
+	heap_push(b->heap, sizeof(e), &b->nheap, &e, _ent_before, NULL);
+	p = &b->acct[a];
+	p->nlive++;
+	for (int i = 0; i < TRES_MAX; i++) {
+		p->live.v[i] += tres->v[i];
+		p->live_x.v[i] += tres->v[i] * x;
+	}
+	return 0;
+}
+
+/* What hmrf_books_task's tasks have left of their charge spans at now,
+ * added to each account's running_left; those with none left retired. */
+static void _tasks_left(hmrf_books_t *b)
+{
+	span_ent_t e;
+
+	while (b->nheap && b->heap[0].retire <= b->now) {
+		span_task_t *t;
+		pass_acct_t *p;
+
+		heap_pop(b->heap, sizeof(e), &b->nheap, &e, _ent_before, NULL);
+		t = &b->tasks[e.task];
+		p = &b->acct[t->a];
+		b->free[b->nfree++] = e.task;
+		if (!--p->nlive) {
+			tres_zero(&p->live);
+			tres_zero(&p->live_x);
+			continue;
+		}
+		for (int i = 0; i < TRES_MAX; i++) {
+			p->live.v[i] -= t->tres.v[i];
+			p->live_x.v[i] -= t->tres.v[i] * t->x;
+		}
+	}
+	for (int a = 0; a < b->cap; a++) {
+		pass_acct_t *p = &b->acct[a];
+
+		if (!p->nlive)
+			continue;
+		for (int i = 0; i < TRES_MAX; i++)
+			p->running_left.v[i] +=
+				fmax(0, p->live_x.v[i] - b->now * p->live.v[i]);
+	}
+}
+
+int hmrf_books_running(hmrf_books_t *b, int a, const tres_vec_t *tres,
+		       double start, double span)
+{
+	tres_vec_t left;
 	double t0;
 
-	if (!b || !b->open || !_known(b, a) || !tres || isnan(start))
+	if (!b || !b->open || !_known(b, a) || !tres || isnan(start) ||
+	    !(span >= 0))
 		return -EINVAL;
 	t0 = fmax(start, b->from);
 	if (b->now > t0 &&
 	    ledger_charge(b->st->usage, a, tres, t0, b->now))
 		return -EINVAL;
+	left = *tres;
+	tres_scale(&left, start == -INFINITY ?
+				  0 :
+				  fmax(0, _span_end(b, start, span) -
+						  fmax(b->now, start)));
 	tres_add(&b->acct[a].running, tres);
+	tres_add(&b->acct[a].running_left, &left);
 	tres_add(&b->acct[a].demand, tres);
 	_note_start(b, a, start);
 	return 0;
@@ -376,14 +516,17 @@ int hmrf_books_waiting(hmrf_books_t *b, int a, const tres_vec_t *tres,
 int hmrf_books_waiting_row(hmrf_books_t *b, int a, const double *tres, int n,
 			   double eligible)
 {
-	double *demand;
+	double *demand, *waiting;
 
 	if (!b || !b->open || !_known(b, a) || n < 0 || n > TRES_MAX ||
 	    (n && !tres) || isnan(eligible))
 		return -EINVAL;
 	demand = b->acct[a].demand.v;
-	for (int i = 0; i < n; i++)
+	waiting = b->acct[a].waiting.v;
+	for (int i = 0; i < n; i++) {
 		demand[i] += tres[i];
+		waiting[i] += tres[i];
+	}
 	if (eligible < b->acct[a].earliest)
 		b->acct[a].earliest = eligible;
 	return 0;
@@ -436,6 +579,7 @@ int hmrf_books_close(hmrf_books_t *b)
 		    ledger_charge(b->st->ns, a, &p->ns_rate, b->from, b->now))
 			return -EINVAL;
 	}
+	_tasks_left(b);
 	b->st->charged_until = b->now;
 	b->nended = 0;
 	b->open = false;
@@ -487,6 +631,8 @@ int hmrf_books_get(const hmrf_books_t *b, int a, hmrf_account_t *out)
 		ledger_usage(b->st->ns, a, &out->ns);
 	}
 	out->running = p->running;
+	out->running_left = p->running_left;
+	out->waiting = p->waiting;
 	out->ns_rate = p->ns_rate;
 	if (isfinite(p->earliest))
 		out->waiting_since = fmax(b->st->last_start[a], p->earliest);

@@ -16,7 +16,7 @@
  *
  *	hmrf_books_begin(b, now);
  *	for every account with work:
- *		hmrf_books_running(b, a, tres, start);   (what it holds)
+ *		hmrf_books_running(b, a, tres, start, span); (what it holds)
  *		hmrf_books_ended(b, id, a, tres, start, end);
  *		hmrf_books_waiting(b, a, tres, eligible); (what it asks)
  *	hmrf_books_close(b);
@@ -140,12 +140,32 @@ int hmrf_books_begin(hmrf_books_t *b, double now);
 
 /*
  * Account a holds tres since start (-INFINITY: since before the last
- * charge): charged from max(start, last charge) to now; counted in its
- * holdings and demand; start is its latest job start if later.  Returns 0
- * or -EINVAL (no open pass, unknown account; nothing changed).
+ * charge, start unknown), for at most span s from start (the job's time
+ * limit; INFINITY: none): charged from max(start, last charge) to now;
+ * counted in its holdings and demand; start is its latest job start if
+ * later.  What it has left of its charge span (min(span, horizon) from
+ * its start) times tres is added to the account's running_left, which
+ * caps what the ranking projects of it (hmrf_rank); nothing when start is
+ * unknown (hmrf_books_task tells it then).  Returns 0 or -EINVAL (no open
+ * pass, unknown account, span NaN or < 0; nothing changed).
  */
 int hmrf_books_running(hmrf_books_t *b, int a, const tres_vec_t *tres,
-		       double start);
+		       double start, double span);
+
+/*
+ * For a caller that tells the books what runs account by account, with
+ * start -INFINITY (horae-sim): a task of account a holds tres from start
+ * to end (INFINITY: not known to end), for at most span, as in
+ * hmrf_books_running.  At every close until its end, what it has left of
+ * its charge span (the horizon as it was at the call) is added to the
+ * account's running_left, as hmrf_books_running adds it for a job it is
+ * given with its start; a caller uses one or the other for a job.  May be
+ * called outside a pass.  Returns 0 (also for a task with nothing left),
+ * -EINVAL (unknown account, start not finite, span NaN or < 0, end NaN
+ * or before start) or -ENOMEM; nothing changed on failure.
+ */
+int hmrf_books_task(hmrf_books_t *b, int a, const tres_vec_t *tres,
+		    double start, double span, double end);
 
 /*
  * Job id of account a held tres over [start, end] and has ended: charged

@@ -191,6 +191,8 @@ START_TEST(test_step_beta)
 	acct[1].used = _v(70, 70);
 	acct[1].ns = _v(50, 50);
 	acct[1].ns_rate = _v(40, 40);
+	acct[0].waiting = _v(60, 120); /* the jobs below */
+	acct[1].waiting = _v(40, 40);
 	for (int k = 0; k < 100; k++) {
 		jobs[k].account = k < 60 ? 0 : 1;
 		jobs[k].tres = k < 60 ? _v(1, 2) : _v(1, 1);
@@ -208,6 +210,81 @@ START_TEST(test_step_beta)
 	for (int k = 0; k < 45; k++)
 		first[jobs[order[k]].account]++;
 	ck_assert_int_eq(first[1], 8);
+}
+END_TEST
+
+/*
+ * Generated pairs of accounts, one job each, against beta over the step
+ * as hmrf.h states it, written out here on its own: usage + r over ns +
+ * min(ns_rate x d, r + waiting x d), r = min(running x d, running_left),
+ * the smallest ratio over the TRES with a positive denominator.  Where
+ * one account is in loss and the other is not, or both are and their
+ * betas differ by more than rounding, the lower beta goes first.
+ */
+static double _model_beta(const hmrf_account_t *x, double d)
+{
+	double beta = INFINITY;
+
+	for (int i = 0; i < 2; i++) {
+		double r = fmin(x->running.v[i] * d, x->running_left.v[i]);
+		double den = x->ns.v[i] + fmin(x->ns_rate.v[i] * d,
+					       r + x->waiting.v[i] * d);
+
+		if (den > 0)
+			beta = fmin(beta, (x->used.v[i] + r) / den);
+	}
+	return beta;
+}
+
+START_TEST(test_step_beta_generated)
+{
+	rng_t g;
+	int judged = 0, capped = 0;
+
+	rng_seed(&g, gen_seed(77));
+	for (int c = 0; c < 4000; c++) {
+		hmrf_params_t p = { .policy = HMRF_POLICY_HMRF, .now = 100 };
+		hmrf_account_t a[2];
+		hmrf_job_t jobs[2];
+		size_t order[2];
+		double d = 1 + (double)rng_below(&g, 60), b[2];
+
+		p.horizon = rng_below(&g, 2) ? d : 60;
+		p.capacity = _v(64, 256);
+		memset(a, 0, sizeof(a));
+		for (int i = 0; i < 2; i++) {
+			double run = (double)rng_below(&g, 16);
+
+			a[i].weight = 1 + (double)rng_below(&g, 3);
+			a[i].used = _v(rng_uniform(&g) * 2000,
+				       rng_uniform(&g) * 8000);
+			a[i].ns = _v(rng_uniform(&g) * 2000,
+				     rng_uniform(&g) * 8000);
+			a[i].running = _v(run, 4 * run);
+			a[i].running_left = _v(run * d * rng_uniform(&g),
+					       4 * run * d * rng_uniform(&g));
+			a[i].waiting = _v((double)rng_below(&g, 40),
+					  (double)rng_below(&g, 160));
+			a[i].ns_rate = _v(fmin(32, run + a[i].waiting.v[0]),
+					  fmin(128, 4 * run +
+							    a[i].waiting.v[1]));
+			jobs[i].account = i;
+			jobs[i].tres = _v(1, 4);
+			jobs[i].duration = d;
+			b[i] = _model_beta(&a[i], d);
+			capped += a[i].running_left.v[0] < run * d;
+		}
+		ck_assert_int_eq(hmrf_rank(&p, a, 2, jobs, 2, order, NULL), 0);
+		if (!(fmin(b[0], b[1]) < 1 - 1e-6) ||
+		    fabs(b[0] - b[1]) < 1e-6 * fmax(b[0], b[1]))
+			continue;
+		judged++;
+		ck_assert_msg(order[0] == (b[0] < b[1] ? 0u : 1u),
+			      "case %d: betas %.9g and %.9g, account %zu first",
+			      c, b[0], b[1], order[0]);
+	}
+	ck_assert_int_gt(judged, 1000);
+	ck_assert_int_gt(capped, 1000);
 }
 END_TEST
 
@@ -406,6 +483,9 @@ START_TEST(test_ranker_repeats)
 			a[i].ns = _v(rng_uniform(&g) * 2e4,
 				     rng_uniform(&g) * 8e4);
 			a[i].running = _v((double)rng_below(&g, 16), 0);
+			a[i].running_left =
+				_v(a[i].running.v[0] * 600 * rng_uniform(&g), 0);
+			a[i].waiting = _v((double)rng_below(&g, 40), 80);
 			a[i].ns_rate = _v((double)rng_below(&g, 20), 40);
 			a[i].waiting_since = 0;
 			if (!rng_below(&g, 3))
@@ -584,6 +664,10 @@ START_TEST(test_rank_table)
 				a[i].used.v[k] = rng_uniform(&g) * 2e4;
 				a[i].ns.v[k] = rng_uniform(&g) * 2e4;
 				a[i].running.v[k] = (double)rng_below(&g, 16);
+				a[i].running_left.v[k] = a[i].running.v[k] *
+							 600 *
+							 rng_uniform(&g);
+				a[i].waiting.v[k] = (double)rng_below(&g, 40);
 				a[i].ns_rate.v[k] = (double)rng_below(&g, 20);
 			}
 			if (!rng_below(&g, 3))
@@ -669,6 +753,7 @@ int main(void)
 	tc = tcase_create("guards");
 	tcase_add_test(tc, test_sharing_loss_first);
 	tcase_add_test(tc, test_step_beta);
+	tcase_add_test(tc, test_step_beta_generated);
 	tcase_add_test(tc, test_timeout_guard);
 	tcase_add_test(tc, test_borrow_limit);
 	tcase_add_test(tc, test_order_within_account);

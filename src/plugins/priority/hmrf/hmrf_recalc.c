@@ -543,7 +543,8 @@ static void _visit(recalc_t *r, job_record_t *job_ptr)
 	if (IS_JOB_RUNNING(job_ptr)) {
 		v = _vec(ctx, job_ptr->tres_alloc_cnt);
 		if (hmrf_books_running(ctx->books, a, &v,
-				       (double)job_ptr->start_time))
+				       (double)job_ptr->start_time,
+				       _duration(job_ptr)))
 			error("%s: cannot charge %pJ", plugin_type, job_ptr);
 		_note_charge(r->s, job_ptr, false);
 	} else if (job_ptr->start_time && job_ptr->end_time &&
