@@ -46,6 +46,9 @@ typedef struct jstate {
 	int given, started, done, running;
 	double task_work; /* per task, at speed 1 */
 	double *task_start;
+	/* Its tasks' ids in the books (hmrf_books_task), for a job that
+	 * may be stopped at its deadline; else NULL. */
+	uint64_t *task_id;
 	int next; /* next job in its account's queue, -1 */
 	int floor; /* first-fit, this round: no node below it fits */
 	justice_estimate_t est; /* Justice's, this pass (deadline jobs) */
@@ -495,8 +498,14 @@ static void _stop(sim_t *s, int j, sim_job_status_t st)
 	_snap(&ac->pending);
 	for (int k = 0; k < js->started; k++)
 		if (s->r->jobs[j].task_node[k] >= 0 &&
-		    !isnan(js->task_start[k]))
+		    !isnan(js->task_start[k])) {
+			/* It has nothing left of its charge span from now,
+			 * as a killed job leaves the plugin's walk. */
+			if (js->task_id)
+				(void)hmrf_books_task_end(s->books,
+							  js->task_id[k]);
 			_release(s, j, k);
+		}
 	_finish(s, j, st);
 }
 
@@ -550,12 +559,12 @@ static int _begin_task(sim_t *s, int j, int k)
 	if (_progress_rate(s, job->account))
 		return -ENOMEM;
 	hmrf_books_started(s->books, job->account, s->now);
-	/* What it has left of its charge span, for the ranking; its end is
-	 * known here (a task killed at its deadline, with admission on,
-	 * keeps it until this end). */
+	/* What it has left of its charge span, for the ranking, until the
+	 * end it is started for (_stop ends one killed at its deadline
+	 * sooner). */
 	if ((rc = hmrf_books_task(s->books, job->account, &job->demand, s->now,
-				  js->task_work,
-				  s->now + js->task_work / speed)))
+				  js->task_work, s->now + js->task_work / speed,
+				  js->task_id ? &js->task_id[k] : NULL)))
 		return rc;
 	if (isnan(jr->start))
 		jr->start = s->now;
@@ -662,7 +671,10 @@ static int _arrive(sim_t *s, int j)
 	js->task_work = job->moldable ? job->work / js->given : job->work;
 	jr->task_node = malloc(job->tasks * sizeof(int));
 	js->task_start = malloc(job->tasks * sizeof(double));
-	if (!jr->task_node || !js->task_start)
+	if (job->deadline > 0 && s->c->admission.on)
+		js->task_id = calloc(job->tasks, sizeof(uint64_t));
+	if (!jr->task_node || !js->task_start ||
+	    (job->deadline > 0 && s->c->admission.on && !js->task_id))
 		return -ENOMEM;
 	for (int k = 0; k < job->tasks; k++) {
 		jr->task_node[k] = -1;
@@ -1705,8 +1717,10 @@ static int _setup(sim_t *s, const sim_trace_t *t, const sim_config_t *c,
 static void _teardown(sim_t *s)
 {
 	if (s->js)
-		for (size_t j = 0; j < s->t->njobs; j++)
+		for (size_t j = 0; j < s->t->njobs; j++) {
 			free(s->js[j].task_start);
+			free(s->js[j].task_id);
+		}
 	free(s->js);
 	free(s->ac);
 	free(s->idle);

@@ -41,6 +41,8 @@ typedef struct span_task {
 	int a;
 	double x; /* the end of its charge span */
 	tres_vec_t tres;
+	uint32_t gen; /* the place's use, in the task's id (_task_id) */
+	bool ended;   /* hmrf_books_task_end: out of its account's sums */
 } span_task_t;
 
 typedef struct span_ent {
@@ -355,8 +357,30 @@ static int _task_room(hmrf_books_t *b)
 	return 0;
 }
 
+/* The id of the task at place k of tasks[]: never 0. */
+static uint64_t _task_id(const hmrf_books_t *b, size_t k)
+{
+	return (uint64_t)b->tasks[k].gen << 32 | (uint64_t)(k + 1);
+}
+
+/* Task t's TRES out of its account's sums of live tasks. */
+static void _task_out(hmrf_books_t *b, const span_task_t *t)
+{
+	pass_acct_t *p = &b->acct[t->a];
+
+	if (!--p->nlive) {
+		tres_zero(&p->live);
+		tres_zero(&p->live_x);
+		return;
+	}
+	for (int i = 0; i < TRES_MAX; i++) {
+		p->live.v[i] -= t->tres.v[i];
+		p->live_x.v[i] -= t->tres.v[i] * t->x;
+	}
+}
+
 int hmrf_books_task(hmrf_books_t *b, int a, const tres_vec_t *tres,
-		    double start, double span, double end)
+		    double start, double span, double end, uint64_t *id)
 {
 	pass_acct_t *p;
 	span_ent_t e;
@@ -367,14 +391,25 @@ int hmrf_books_task(hmrf_books_t *b, int a, const tres_vec_t *tres,
 		return -EINVAL;
 	x = _span_end(b, start, span);
 	e.retire = fmin(end, x);
-	if (!(e.retire > start) || !(e.retire > b->now))
+	if (!(e.retire > start) || !(e.retire > b->now)) {
+		if (id)
+			*id = 0;
 		return 0; /* it never has any left, or no more */
+	}
 	if (_task_room(b))
 		return -ENOMEM;
-	e.task = b->nfree ? b->free[--b->nfree] : b->ntasks++;
+	if (b->nfree) {
+		e.task = b->free[--b->nfree];
+	} else {
+		e.task = b->ntasks++;
+		b->tasks[e.task].gen = 0;
+	}
 	b->tasks[e.task].a = a;
 	b->tasks[e.task].x = x;
 	b->tasks[e.task].tres = *tres;
+	b->tasks[e.task].ended = false;
+	if (id)
+		*id = _task_id(b, e.task);
 	heap_push(b->heap, sizeof(e), &b->nheap, &e, _ent_before, NULL);
 	p = &b->acct[a];
 	p->nlive++;
@@ -382,6 +417,25 @@ int hmrf_books_task(hmrf_books_t *b, int a, const tres_vec_t *tres,
 		p->live.v[i] += tres->v[i];
 		p->live_x.v[i] += tres->v[i] * x;
 	}
+	return 0;
+}
+
+int hmrf_books_task_end(hmrf_books_t *b, uint64_t id)
+{
+	uint64_t k = (id & 0xffffffffu) - 1;
+	span_task_t *t;
+
+	if (!b || (id && k >= b->ntasks))
+		return -EINVAL;
+	if (!id)
+		return 0;
+	t = &b->tasks[k];
+	if (t->gen != (uint32_t)(id >> 32) || t->ended)
+		return 0; /* retired (the place perhaps reused), or ended */
+	/* Out of the sums now; its place is freed when the heap retires
+	 * it. */
+	_task_out(b, t);
+	t->ended = true;
 	return 0;
 }
 
@@ -393,21 +447,13 @@ static void _tasks_left(hmrf_books_t *b)
 
 	while (b->nheap && b->heap[0].retire <= b->now) {
 		span_task_t *t;
-		pass_acct_t *p;
 
 		heap_pop(b->heap, sizeof(e), &b->nheap, &e, _ent_before, NULL);
 		t = &b->tasks[e.task];
-		p = &b->acct[t->a];
 		b->free[b->nfree++] = e.task;
-		if (!--p->nlive) {
-			tres_zero(&p->live);
-			tres_zero(&p->live_x);
-			continue;
-		}
-		for (int i = 0; i < TRES_MAX; i++) {
-			p->live.v[i] -= t->tres.v[i];
-			p->live_x.v[i] -= t->tres.v[i] * t->x;
-		}
+		if (!t->ended)
+			_task_out(b, t);
+		t->gen++; /* its id names no task from here */
 	}
 	for (int a = 0; a < b->cap; a++) {
 		pass_acct_t *p = &b->acct[a];

@@ -160,12 +160,24 @@ int hmrf_books_running(hmrf_books_t *b, int a, const tres_vec_t *tres,
  * its charge span (the horizon as it was at the call) is added to the
  * account's running_left, as hmrf_books_running adds it for a job it is
  * given with its start; a caller uses one or the other for a job.  May be
- * called outside a pass.  Returns 0 (also for a task with nothing left),
- * -EINVAL (unknown account, start not finite, span NaN or < 0, end NaN
- * or before start) or -ENOMEM; nothing changed on failure.
+ * called outside a pass.  *id (id may be NULL) names the task for
+ * hmrf_books_task_end; 0 when it is not kept, having nothing left.
+ * Returns 0 (also for a task with nothing left), -EINVAL (unknown
+ * account, start not finite, span NaN or < 0, end NaN or before start) or
+ * -ENOMEM; nothing changed on failure (*id untouched).
  */
 int hmrf_books_task(hmrf_books_t *b, int a, const tres_vec_t *tres,
-		    double start, double span, double end);
+		    double start, double span, double end, uint64_t *id);
+
+/*
+ * Task id of hmrf_books_task ended now, before the end it was told with
+ * (stopped: a job killed at its deadline): from the next close on it
+ * counts in no account's running_left, as a job that is no longer given
+ * to hmrf_books_running.  Returns 0 (also for id 0 and for a task that has
+ * already ended or retired) or -EINVAL (no books, or an id these books
+ * never gave; nothing changed).
+ */
+int hmrf_books_task_end(hmrf_books_t *b, uint64_t id);
 
 /*
  * Job id of account a held tres over [start, end] and has ended: charged

@@ -73,11 +73,15 @@ START_TEST(test_badargs)
 	ck_assert_int_eq(hmrf_books_waiting(b, 0, &v, NAN), -EINVAL);
 	ck_assert_int_eq(hmrf_books_running(b, 0, &v, 0, NAN), -EINVAL);
 	ck_assert_int_eq(hmrf_books_running(b, 0, &v, 0, -1), -EINVAL);
-	ck_assert_int_eq(hmrf_books_task(NULL, 0, &v, 5, 1, 6), -EINVAL);
-	ck_assert_int_eq(hmrf_books_task(b, 1, &v, 5, 1, 6), -EINVAL);
-	ck_assert_int_eq(hmrf_books_task(b, 0, &v, -INFINITY, 1, 6), -EINVAL);
-	ck_assert_int_eq(hmrf_books_task(b, 0, &v, 5, NAN, 6), -EINVAL);
-	ck_assert_int_eq(hmrf_books_task(b, 0, &v, 5, 1, 4), -EINVAL);
+	ck_assert_int_eq(hmrf_books_task(NULL, 0, &v, 5, 1, 6, NULL), -EINVAL);
+	ck_assert_int_eq(hmrf_books_task(b, 1, &v, 5, 1, 6, NULL), -EINVAL);
+	ck_assert_int_eq(hmrf_books_task(b, 0, &v, -INFINITY, 1, 6, NULL),
+			 -EINVAL);
+	ck_assert_int_eq(hmrf_books_task(b, 0, &v, 5, NAN, 6, NULL), -EINVAL);
+	ck_assert_int_eq(hmrf_books_task(b, 0, &v, 5, 1, 4, NULL), -EINVAL);
+	ck_assert_int_eq(hmrf_books_task_end(NULL, 0), -EINVAL);
+	ck_assert_int_eq(hmrf_books_task_end(b, 1), -EINVAL); /* never given */
+	ck_assert_int_eq(hmrf_books_task_end(b, 0), 0);
 	v.v[0] = -1;
 	ck_assert_int_eq(hmrf_books_set_capacity(b, &v), -EINVAL);
 	ck_assert_int_eq(hmrf_books_close(b), 0);
@@ -135,6 +139,7 @@ START_TEST(test_running_left)
 	hmrf_books_t *b;
 	tres_vec_t one = _v(1, 2);
 	hmrf_account_t x;
+	uint64_t id[6];
 
 	c.horizon = 10;
 	b = hmrf_books_create(&c, 0, NULL);
@@ -150,10 +155,10 @@ START_TEST(test_running_left)
 	ck_assert_int_eq(hmrf_books_running(b, 0, &one, 99, 60), 0);
 	ck_assert_int_eq(hmrf_books_running(b, 0, &one, -INFINITY, 60), 0);
 	/* the same as tasks, which end at 200, 200, 102 and 101 */
-	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 95, 60, 200), 0);
-	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 80, 60, 200), 0);
-	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 99, 3, 102), 0);
-	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 99, 60, 101), 0);
+	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 95, 60, 200, NULL), 0);
+	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 80, 60, 200, NULL), 0);
+	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 99, 3, 102, NULL), 0);
+	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 99, 60, 101, NULL), 0);
 	ck_assert_int_eq(hmrf_books_close(b), 0);
 	hmrf_books_get(b, 0, &x);
 	ck_assert_double_eq_tol(x.running_left.v[0], 16, 1e-9);
@@ -178,11 +183,48 @@ START_TEST(test_running_left)
 	hmrf_books_get(b, 1, &x);
 	ck_assert(tres_is_zero(&x.running_left));
 	/* A task with nothing left is not kept. */
-	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 80, 60, 200), 0);
+	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 80, 60, 200, &id[0]), 0);
+	ck_assert_uint_eq(id[0], 0);
 	ck_assert_int_eq(hmrf_books_begin(b, 106), 0);
 	ck_assert_int_eq(hmrf_books_close(b), 0);
 	hmrf_books_get(b, 1, &x);
 	ck_assert(tres_is_zero(&x.running_left));
+	/* Tasks ended before the end they were told with count no more
+	 * from the next close: at 107, of 10, 8 and 6 left, the first
+	 * ended (twice: the second changes nothing), then the second
+	 * (the place of a task that retired, told again, is not ended by
+	 * its old id). */
+	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 107, 60, 200, &id[0]), 0);
+	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 105, 60, 200, &id[1]), 0);
+	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 103, 60, 200, &id[2]), 0);
+	ck_assert_uint_ne(id[0], 0);
+	ck_assert_uint_ne(id[0], id[1]);
+	ck_assert_int_eq(hmrf_books_begin(b, 107), 0);
+	ck_assert_int_eq(hmrf_books_task_end(b, id[0]), 0);
+	ck_assert_int_eq(hmrf_books_task_end(b, id[0]), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, 1, &x);
+	ck_assert_double_eq_tol(x.running_left.v[0], 14, 1e-9);
+	ck_assert_double_eq_tol(x.running_left.v[1], 28, 1e-9);
+	ck_assert_int_eq(hmrf_books_task_end(b, id[1]), 0);
+	ck_assert_int_eq(hmrf_books_begin(b, 108), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, 1, &x);
+	ck_assert_double_eq_tol(x.running_left.v[0], 5, 1e-9);
+	/* The third retires at 113; its place taken again, its old id
+	 * ends nothing. */
+	ck_assert_int_eq(hmrf_books_begin(b, 113), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	for (int k = 0; k < 3; k++)
+		ck_assert_int_eq(hmrf_books_task(b, 1, &one, 113, 60, 200,
+						 &id[3 + k]),
+				 0);
+	for (int k = 0; k < 3; k++)
+		ck_assert_int_eq(hmrf_books_task_end(b, id[k]), 0);
+	ck_assert_int_eq(hmrf_books_begin(b, 114), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, 1, &x);
+	ck_assert_double_eq_tol(x.running_left.v[0], 27, 1e-9);
 	hmrf_books_destroy(&b);
 }
 END_TEST
@@ -1441,7 +1483,10 @@ END_TEST
  *  - the simulator's way: account by account, what it held in total
  *    (since before the last charge) and what it waited for in total with
  *    its earliest submit, starts reported as they happen, each with its
- *    task (hmrf_books_task).
+ *    task (hmrf_books_task) and the end it was started for; a job
+ *    stopped sooner (about one in four) has its task ended
+ *    (hmrf_books_task_end) once the pass at its end is over, as
+ *    horae-sim ends a task killed at its deadline.
  * Then both rank the jobs waiting after the changes.  The ledgers and the
  * order must be the same.
  */
@@ -1451,7 +1496,9 @@ END_TEST
 typedef struct eq_job {
 	int account;
 	tres_vec_t tres;
-	double submit, start, end, duration;
+	/* planned: the end it was started for (start + duration); end, when
+	 * it ends, sooner for a job stopped (a deadline's kill) */
+	double submit, start, end, duration, planned;
 } eq_job_t;
 
 static void _gen(rng_t *r, eq_job_t *jobs)
@@ -1466,9 +1513,14 @@ static void _gen(rng_t *r, eq_job_t *jobs)
 		x->duration = 1 + (double)rng_below(r, 50);
 		if (rng_below(r, 4)) {
 			x->start = x->submit + (double)rng_below(r, 40);
-			x->end = x->start + x->duration;
+			x->end = x->planned = x->start + x->duration;
+			if (x->duration > 1 && !rng_below(r, 4)) { /* stopped */
+				uint64_t n = (uint64_t)x->duration - 1;
+
+				x->end = x->start + 1 + (double)rng_below(r, n);
+			}
 		} else {
-			x->start = x->end = 0;
+			x->start = x->end = x->planned = 0;
 		}
 	}
 }
@@ -1663,7 +1715,8 @@ START_TEST(test_plugin_and_simulator_feed_the_same_books)
 	double t[3 * EQ_JOBS];
 	hmrf_job_t pend[EQ_JOBS];
 	size_t op[EQ_JOBS], os[EQ_JOBS];
-	int seeds = 40, ranked = 0;
+	uint64_t id[EQ_JOBS];
+	int seeds = 40, ranked = 0, stopped = 0;
 
 	for (int seed = 1; seed <= seeds; seed++) {
 		rng_t rs, *r = &rs;
@@ -1694,7 +1747,8 @@ START_TEST(test_plugin_and_simulator_feed_the_same_books)
 					hmrf_books_task(s, jobs[j].account,
 							&jobs[j].tres, t[k],
 							jobs[j].duration,
-							jobs[j].end),
+							jobs[j].planned,
+							&id[j]),
 					0);
 			}
 			_feed_jobs(p, jobs, t[k], t[k]);
@@ -1717,13 +1771,24 @@ START_TEST(test_plugin_and_simulator_feed_the_same_books)
 					      seed, t[k], k2);
 			_assert_table_rank(p, pend, np, op);
 			ranked += np > 1;
+			/* Tasks that end here, stopped or not (one that has
+			 * retired is no task any more: 0 all the same). */
+			for (int j = 0; j < EQ_JOBS; j++) {
+				if (jobs[j].start <= 0 || jobs[j].end != t[k])
+					continue;
+				ck_assert_int_eq(hmrf_books_task_end(s, id[j]),
+						 0);
+				stopped += jobs[j].end < jobs[j].planned;
+			}
 			prev = t[k];
 		}
 		hmrf_books_destroy(&p);
 		hmrf_books_destroy(&s);
 	}
-	/* The traces exercised the ranking, not only the ledgers. */
+	/* The traces exercised the ranking, not only the ledgers, and
+	 * stopped jobs. */
 	ck_assert_int_gt(ranked, seeds * 10);
+	ck_assert_int_gt(stopped, seeds);
 }
 END_TEST
 
