@@ -128,6 +128,17 @@ START_TEST(test_running_from_start_or_last_charge)
 }
 END_TEST
 
+/* Account a's running_left after a pass at t with nothing fed. */
+static tres_vec_t _left_at(hmrf_books_t *b, int a, double t)
+{
+	hmrf_account_t x;
+
+	ck_assert_int_eq(hmrf_books_begin(b, t), 0);
+	ck_assert_int_eq(hmrf_books_close(b), 0);
+	hmrf_books_get(b, a, &x);
+	return x.running_left;
+}
+
 /*
  * What running jobs have left of their charge spans (min(span, horizon)
  * from their starts), told job by job with their starts or as tasks
@@ -139,6 +150,7 @@ START_TEST(test_running_left)
 	hmrf_books_t *b;
 	tres_vec_t one = _v(1, 2);
 	hmrf_account_t x;
+	tres_vec_t l;
 	uint64_t id[6];
 
 	c.horizon = 10;
@@ -170,61 +182,41 @@ START_TEST(test_running_left)
 	ck_assert_double_eq_tol(x.running_left.v[1], 32, 1e-9);
 	/* At 101.5: 3.5 and 0.5, the last task ended; at 104, 1; at 105
 	 * none. */
-	ck_assert_int_eq(hmrf_books_begin(b, 101.5), 0);
-	ck_assert_int_eq(hmrf_books_close(b), 0);
-	hmrf_books_get(b, 1, &x);
-	ck_assert_double_eq_tol(x.running_left.v[0], 4, 1e-9);
-	ck_assert_int_eq(hmrf_books_begin(b, 104), 0);
-	ck_assert_int_eq(hmrf_books_close(b), 0);
-	hmrf_books_get(b, 1, &x);
-	ck_assert_double_eq_tol(x.running_left.v[0], 1, 1e-9);
-	ck_assert_int_eq(hmrf_books_begin(b, 105), 0);
-	ck_assert_int_eq(hmrf_books_close(b), 0);
-	hmrf_books_get(b, 1, &x);
-	ck_assert(tres_is_zero(&x.running_left));
+	ck_assert_double_eq_tol(_left_at(b, 1, 101.5).v[0], 4, 1e-9);
+	ck_assert_double_eq_tol(_left_at(b, 1, 104).v[0], 1, 1e-9);
+	l = _left_at(b, 1, 105);
+	ck_assert(tres_is_zero(&l));
 	/* A task with nothing left is not kept. */
 	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 80, 60, 200, &id[0]), 0);
 	ck_assert_uint_eq(id[0], 0);
-	ck_assert_int_eq(hmrf_books_begin(b, 106), 0);
-	ck_assert_int_eq(hmrf_books_close(b), 0);
-	hmrf_books_get(b, 1, &x);
-	ck_assert(tres_is_zero(&x.running_left));
+	l = _left_at(b, 1, 106);
+	ck_assert(tres_is_zero(&l));
 	/* Tasks ended before the end they were told with count no more
 	 * from the next close: at 107, of 10, 8 and 6 left, the first
-	 * ended (twice: the second changes nothing), then the second
-	 * (the place of a task that retired, told again, is not ended by
-	 * its old id). */
+	 * ended (twice: the second changes nothing), then the second. */
 	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 107, 60, 200, &id[0]), 0);
 	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 105, 60, 200, &id[1]), 0);
 	ck_assert_int_eq(hmrf_books_task(b, 1, &one, 103, 60, 200, &id[2]), 0);
 	ck_assert_uint_ne(id[0], 0);
 	ck_assert_uint_ne(id[0], id[1]);
-	ck_assert_int_eq(hmrf_books_begin(b, 107), 0);
 	ck_assert_int_eq(hmrf_books_task_end(b, id[0]), 0);
 	ck_assert_int_eq(hmrf_books_task_end(b, id[0]), 0);
-	ck_assert_int_eq(hmrf_books_close(b), 0);
-	hmrf_books_get(b, 1, &x);
-	ck_assert_double_eq_tol(x.running_left.v[0], 14, 1e-9);
-	ck_assert_double_eq_tol(x.running_left.v[1], 28, 1e-9);
+	l = _left_at(b, 1, 107);
+	ck_assert_double_eq_tol(l.v[0], 14, 1e-9);
+	ck_assert_double_eq_tol(l.v[1], 28, 1e-9);
 	ck_assert_int_eq(hmrf_books_task_end(b, id[1]), 0);
-	ck_assert_int_eq(hmrf_books_begin(b, 108), 0);
-	ck_assert_int_eq(hmrf_books_close(b), 0);
-	hmrf_books_get(b, 1, &x);
-	ck_assert_double_eq_tol(x.running_left.v[0], 5, 1e-9);
+	ck_assert_double_eq_tol(_left_at(b, 1, 108).v[0], 5, 1e-9);
 	/* The third retires at 113; its place taken again, its old id
-	 * ends nothing. */
-	ck_assert_int_eq(hmrf_books_begin(b, 113), 0);
-	ck_assert_int_eq(hmrf_books_close(b), 0);
+	 * ends nothing (nor do the others'). */
+	l = _left_at(b, 1, 113);
+	ck_assert(tres_is_zero(&l));
 	for (int k = 0; k < 3; k++)
 		ck_assert_int_eq(hmrf_books_task(b, 1, &one, 113, 60, 200,
 						 &id[3 + k]),
 				 0);
 	for (int k = 0; k < 3; k++)
 		ck_assert_int_eq(hmrf_books_task_end(b, id[k]), 0);
-	ck_assert_int_eq(hmrf_books_begin(b, 114), 0);
-	ck_assert_int_eq(hmrf_books_close(b), 0);
-	hmrf_books_get(b, 1, &x);
-	ck_assert_double_eq_tol(x.running_left.v[0], 27, 1e-9);
+	ck_assert_double_eq_tol(_left_at(b, 1, 114).v[0], 27, 1e-9);
 	hmrf_books_destroy(&b);
 }
 END_TEST
