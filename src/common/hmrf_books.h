@@ -174,8 +174,9 @@ int hmrf_books_task(hmrf_books_t *b, int a, const tres_vec_t *tres,
  * (stopped: a job killed at its deadline): from the next close on it
  * counts in no account's running_left, as a job that is no longer given
  * to hmrf_books_running.  Returns 0 (also for id 0 and for a task that has
- * already ended or retired) or -EINVAL (no books, or an id these books
- * never gave; nothing changed).
+ * already ended or retired: any id whose place now holds another task
+ * or none) or -EINVAL (no books, or an id of a place these books never
+ * gave; nothing changed).
  */
 int hmrf_books_task_end(hmrf_books_t *b, uint64_t id);
 
