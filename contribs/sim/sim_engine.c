@@ -411,6 +411,7 @@ static int _sample(sim_t *s, double t)
 		x->dominant = hmrf_dominant(&used, &s->cap, w);
 		x->share_now = hmrf_dominant(&ac->running, &s->cap, w);
 		x->beta = hmrf_beta(&used, &nsv);
+		x->running_left = h.running_left;
 		x->progress_share = eunomia_account_share(&s->ea[a], mono);
 		x->fair_progress = fair;
 		x->task_share =

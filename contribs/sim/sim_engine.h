@@ -108,6 +108,9 @@ typedef struct sim_sample {
 	double dominant; /* weighted dominant share of window usage */
 	double share_now; /* weighted dominant share of what it holds now */
 	double beta; /* sharing degree (INFINITY: no demand) */
+	/* TRES x s its running tasks have left of their charge spans, as
+	 * the books hold it: what H-MRF's ranking caps their step at */
+	tres_vec_t running_left;
 	double progress_share; /* Eunomia progress share */
 	double task_share; /* TSF: running tasks / weight x monopoly */
 	/* Eunomia's fair progress share at t, the same for every account

@@ -691,6 +691,97 @@ START_TEST(test_eunomia_micro)
 }
 END_TEST
 
+/*
+ * What the simulator's books hold of its running tasks' charge spans
+ * (running_left, which caps H-MRF's step), against a model worked from
+ * the jobs' results alone: at a time t between events, each account's
+ * sum over its tasks running at t (started before t, ended after; a job
+ * killed at its deadline ends at its kill) of TRES x max(0, start +
+ * min(work, ChargeHorizon) - t).  Generated traces of one-task jobs on
+ * nodes of speed 1, with whole-second submits, works and deadlines,
+ * Justice reactive-fs killing the late ones; samples every 0.7 s, those
+ * on a whole second left out.  A killed task counted until the end it
+ * was started for fails this (hmrf_books_task_end).
+ */
+START_TEST(test_running_left_of_tasks)
+{
+	unsigned seed = (unsigned)gen_seed(120726);
+	const double horizon = 20;
+	int killed = 0, checked = 0;
+
+	for (int trace = 0; trace < 40; trace++) {
+		sim_trace_t t;
+		sim_config_t c;
+		sim_result_t *r = NULL;
+		horae_err_t err;
+
+		_trace(&t, 2, 3, 30);
+		for (int n = 0; n < 2; n++)
+			t.nodes[n].capacity = _v(4, 16384);
+		for (int j = 0; j < 30; j++) {
+			/* in submit order, as a trace is read */
+			sim_job_t *x = _job(&t, rand_r(&seed) % 3,
+					    2 * j + rand_r(&seed) % 2, 1,
+					    _v(1 + rand_r(&seed) % 2, 1024),
+					    5 + rand_r(&seed) % 56);
+
+			if (rand_r(&seed) % 2)
+				x->deadline = x->submit + 10 +
+					      rand_r(&seed) % 70;
+		}
+		sim_config_init(&c);
+		ck_assert_int_eq(sim_policy_parse("hmrf", &c.policy, NULL), 0);
+		c.placement = sim_place_default(&c.policy);
+		ck_assert_int_eq(sim_admit_parse("reactive-fs", &c.admission,
+						 NULL),
+				 0);
+		c.urgency_first = false;
+		c.horizon = horizon;
+		c.sample = 0.7;
+		ck_assert_msg(sim_run(&t, &c, &r, &err) == 0, "%s", err.text);
+		for (size_t j = 0; j < r->njobs; j++)
+			killed += r->jobs[j].status == SIM_JOB_KILLED;
+		for (size_t k = 0; k < r->nsamples; k++) {
+			const sim_sample_t *x = &r->samples[k];
+			double want[2] = { 0, 0 };
+
+			if (fabs(x->t - round(x->t)) < 1e-6)
+				continue;
+			for (size_t j = 0; j < r->njobs; j++) {
+				const sim_job_result_t *jr = &r->jobs[j];
+				const sim_job_t *job = &t.jobs[j];
+				double left = jr->start +
+					      fmin(job->work, horizon) - x->t;
+
+				if (job->account != x->account ||
+				    isnan(jr->start) || !(jr->start < x->t) ||
+				    !(jr->end > x->t) || left <= 0)
+					continue;
+				for (int i = 0; i < 2; i++)
+					want[i] += job->demand.v[i] * left;
+			}
+			for (int i = 0; i < 2; i++)
+				ck_assert_msg(fabs(x->running_left.v[i] -
+						   want[i]) <=
+						      1e-6 * (1 + want[i]),
+					      "trace %d t=%g account %d TRES "
+					      "%d: running_left %g, model %g",
+					      trace, x->t, x->account, i,
+					      x->running_left.v[i], want[i]);
+			checked += want[0] > 0;
+		}
+		sim_result_destroy(&r);
+		sim_trace_free(&t);
+	}
+	/* The traces killed jobs and ran tasks with something left. */
+	ck_assert_int_gt(killed, 40);
+	ck_assert_int_gt(checked, 400);
+	printf("# running_left of tasks: %d samples with some left, %d jobs "
+	       "killed, over 40 traces\n",
+	       checked, killed);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("sim_engine");
@@ -706,6 +797,7 @@ int main(void)
 	tcase_add_test(tc, test_cpuless_task);
 	tcase_add_test(tc, test_best_match_gang);
 	tcase_add_test(tc, test_justice_urgency);
+	tcase_add_test(tc, test_running_left_of_tasks);
 	tcase_add_test(tc, test_drfh_fig1);
 	tcase_add_test(tc, test_psdsf_table2);
 	tcase_add_test(tc, test_psdsf_rrr);
