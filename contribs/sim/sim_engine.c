@@ -659,6 +659,9 @@ static int _arrive(sim_t *s, int j)
 	jstate_t *js = &s->js[j];
 	sim_job_result_t *jr = &s->r->jobs[j];
 	acct_t *ac = &s->ac[job->account];
+	/* Its deadline passing may stop it (_task_end): its tasks' ids in
+	 * the books are kept for that. */
+	bool stoppable = job->deadline > 0 && s->c->admission.on;
 	tres_vec_t want;
 
 	js->arrived = true;
@@ -672,10 +675,9 @@ static int _arrive(sim_t *s, int j)
 	js->task_work = job->moldable ? job->work / js->given : job->work;
 	jr->task_node = malloc(job->tasks * sizeof(int));
 	js->task_start = malloc(job->tasks * sizeof(double));
-	if (job->deadline > 0 && s->c->admission.on)
+	if (stoppable)
 		js->task_id = calloc(job->tasks, sizeof(uint64_t));
-	if (!jr->task_node || !js->task_start ||
-	    (job->deadline > 0 && s->c->admission.on && !js->task_id))
+	if (!jr->task_node || !js->task_start || (stoppable && !js->task_id))
 		return -ENOMEM;
 	for (int k = 0; k < job->tasks; k++) {
 		jr->task_node[k] = -1;
@@ -702,7 +704,7 @@ static int _arrive(sim_t *s, int j)
 	else
 		ac->qhead = j;
 	ac->qtail = j;
-	if (job->deadline > 0 && s->c->admission.on)
+	if (stoppable)
 		return _push(s, job->deadline, j, -1);
 	return 0;
 }
