@@ -7,7 +7,11 @@
 # daemons on this machine, one per node), the nodes kept partly busy so
 # that every cycle works; the main scheduler runs every 2 s
 # (sched_interval=2) and backfill every 5 s, so that 120 s hold some 50
-# main and 20 backfill cycles per side.  Each cycle is a sample: sdiag is read every
+# main and 20 backfill cycles per side.  Sampling begins once the jobs
+# running have stayed the same for BENCH_SETTLE seconds (10; at most 300
+# s of waiting), so that no cycle sampled is one that starts the jobs
+# that fit; the jobs running when it began and when it ended are
+# printed per pass.  Each cycle is a sample: sdiag is read every
 # second, and a "Last cycle" is taken whenever the cycle count went up by
 # one since the last reading (two or more cycles between readings are
 # counted, not sampled).  Prints, for the main scheduler and backfill,
@@ -42,6 +46,8 @@
 # BENCH_PASSES=N: how many passes (4; at least 2).
 # BENCH_SIDES="NAME ...": those sides only, in that order (all seven; a
 # ratio needs cons_tres among them).
+# BENCH_SETTLE=SECONDS: how long the jobs running must stay the same
+# before sampling begins (10; 0 samples at once).
 #
 # Needs root and HORAE_PLUGINDIR (contribs/horae-build prints it).
 # Prints figures; asserts nothing.
@@ -75,6 +81,28 @@ _own_samples()
 		     END { printf "%d %d\n", e, t }'
 }
 
+# Wait for the first cycles to start what fits, and for the jobs they
+# start to be up: sampling begins once the jobs running have stayed the
+# same for SETTLE seconds (at most 300 s), so that every cycle sampled
+# works on the same queue and the same nodes, with no job starting on
+# the machine meanwhile.
+_settle()
+{
+	local same=0 prev=-1 n end=$((SECONDS + 300))
+	while :; do
+		n=$(squeue -h -t R -o %i 2>/dev/null | wc -l)
+		if [ "$n" = "$prev" ]; then
+			same=$((same + 1))
+		else
+			same=0
+		fi
+		prev=$n
+		[ "$same" -lt "$SETTLE" ] && [ $SECONDS -lt $end ] || break
+		sleep 1
+	done
+	echo "$n"
+}
+
 run()
 {
 	local select=$1 econf=$2 i
@@ -93,6 +121,7 @@ run()
 	for ((i = 0; i < JOBS; i++)); do
 		echo "- acct$((i % 50)) $((1 + i % 48)) $((5 + i % 120)) $((1000 * (1 + i % 8))) - sleep 600"
 	done | "$SUBMIT" >&2
+	started=$(_settle)
 	sdiag -r >/dev/null 2>&1
 	own="0 0"
 	if [ -n "$perfok" ]; then
@@ -111,8 +140,8 @@ run()
 	cat "$dir/cycles" >>"$work/$3.cycles"
 	read -r mn _ mmed _ < <(cycles_quartiles main <"$dir/cycles")
 	read -r bn _ bmed _ < <(cycles_quartiles bf <"$dir/cycles")
-	printf "$pfmt" "$4" "$3" "$mn" "$mmed" "$bn" "$bmed" "$running" >&2
-	echo "$4 $3 $mn $mmed $bn $bmed $running $own" >>"$work/passes"
+	printf "$pfmt" "$4" "$3" "$mn" "$mmed" "$bn" "$bmed" "$started" "$running" >&2
+	echo "$4 $3 $mn $mmed $bn $bmed $running $own $started" >>"$work/passes"
 	hc_stop
 	rm -rf "$dir"
 	dir=
@@ -144,12 +173,17 @@ case $PASSES in '' | *[!0-9]* | 0 | 1)
 	exit 2 ;;
 esac
 PASS=$(((RUN + PASSES - 1) / PASSES))
+SETTLE=${BENCH_SETTLE:-10}
+case $SETTLE in '' | *[!0-9]*)
+	echo "bench-select-cycle: BENCH_SETTLE is a whole number of seconds, not '$SETTLE'" >&2
+	exit 2 ;;
+esac
 work=$(mktemp -d /tmp/horae-bench-select.XXXXXX)
 : >"$work/passes"
 trap 'hc_stop; [ -n "$dir" ] && rm -rf "$dir"; rm -rf "$work"' EXIT
 fmt='%-22s %6s %8s %8s %8s   %6s %8s %8s %8s\n'
-pfmt='%-6s %-16s %6s %8s   %6s %8s   %6s\n'
-echo "  each pass: side, main cycles and median (us), backfill cycles and median (us), jobs running" >&2
+pfmt='%-6s %-16s %6s %8s   %6s %8s   %6s %6s\n'
+echo "  each pass: side, main cycles and median (us), backfill cycles and median (us), jobs running when its sampling began and ended" >&2
 for ((pass = 1; pass <= PASSES; pass++)); do
 	order=("${SIDES[@]}")
 	if [ $((pass % 2)) = 0 ]; then
