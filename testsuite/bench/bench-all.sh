@@ -41,7 +41,8 @@
 #                                                        at once: sbatch,
 #                                                        squeue, sprio,
 #                                                        sdiag, RSS)
-# The full run takes about three hours on a 2-core machine; run it alone.
+# The full run takes about four hours on a 2-core machine (the sections
+# of doc/benchmarks.md say how long each took); run it alone.
 #
 # --only NAME,...: run only those benchmarks (names from --list) and put
 # their sections in place of the same benchmarks' sections in the report
