@@ -249,17 +249,39 @@ int eunomia_ranker_skip(eunomia_ranker_t *r, size_t job)
 	return hmrf_ranker_skip(r->r[r->cur], r->last);
 }
 
-/* The whole order at once: hmrf_rank over each group (the plugins rank
- * every pending job each pass; hmrf_rank is the ranker's loop without
- * its per-job calls). */
+/* Group g of the jobs as a table (hmrf_job_table_t, one TRES: the
+ * rate) into account[] and amounts[], their indices in jobs[] into
+ * idx[].  Returns how many. */
+static size_t _group_table(const eunomia_job_t *jobs, size_t njobs, int g,
+			   int *account, double *amounts, size_t *idx)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < njobs; j++) {
+		if (jobs[j].runnable != !g)
+			continue;
+		account[n] = jobs[j].account;
+		amounts[2 * n] = jobs[j].duration;
+		amounts[2 * n + 1] = jobs[j].rate;
+		idx[n++] = j;
+	}
+	return n;
+}
+
+/* The whole order at once: hmrf_rank_table over each group (the plugins
+ * rank every pending job each pass; it is hmrf_rank's order without its
+ * per-job calls, and its table holds the one resource in 20 bytes a job
+ * where hmrf_job_t's would take more than 140). */
 int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,
 		 const eunomia_job_t *jobs, size_t njobs, size_t *order,
 		 horae_err_t *err)
 {
-	size_t m = njobs ? njobs : 1, k = 0, n;
+	size_t m = njobs ? njobs : 1, k = 0;
 	hmrf_account_t *ha = NULL;
-	hmrf_job_t *hj = NULL;
+	int *account = NULL;
+	double *amounts = NULL;
 	size_t *idx = NULL, *sub = NULL, *tmp = NULL;
+	hmrf_job_table_t table = { .ntres = 1 };
 	hmrf_params_t p;
 	int rc;
 
@@ -269,26 +291,30 @@ int eunomia_rank(const eunomia_account_t *accts, int nacct, double monopoly,
 	if (rc)
 		return rc;
 	ha = _accounts(accts, nacct, monopoly);
-	hj = malloc(m * sizeof(*hj));
+	account = malloc(m * sizeof(*account));
+	amounts = malloc(2 * m * sizeof(*amounts));
 	idx = malloc(m * sizeof(*idx));
 	sub = malloc(m * sizeof(*sub));
 	tmp = malloc(m * sizeof(*tmp));
-	if (!ha || !hj || !idx || !sub || !tmp) {
+	if (!ha || !account || !amounts || !idx || !sub || !tmp) {
 		rc = err_set(err, -ENOMEM, "out of memory");
 		goto cleanup;
 	}
 	_params(&p, monopoly);
+	table.account = account;
+	table.amounts = amounts;
 	for (int g = 0; g < 2 && !rc; g++) {
-		n = _group(jobs, NULL, njobs, g, hj, idx, NULL);
-		rc = hmrf_rank(&p, ha, nacct, hj, n, sub, err);
-		for (size_t i = 0; !rc && i < n; i++)
+		table.n = _group_table(jobs, njobs, g, account, amounts, idx);
+		rc = hmrf_rank_table(&p, ha, nacct, &table, sub, err);
+		for (size_t i = 0; !rc && i < table.n; i++)
 			tmp[k++] = idx[sub[i]];
 	}
 	if (!rc)
 		memcpy(order, tmp, njobs * sizeof(*order));
 cleanup:
 	free(ha);
-	free(hj);
+	free(account);
+	free(amounts);
 	free(idx);
 	free(sub);
 	free(tmp);
