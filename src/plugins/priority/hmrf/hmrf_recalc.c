@@ -29,6 +29,7 @@
 #include "hmrf_recalc.h"
 #include "hmrf_usage.h"
 #include "horae_compat.h"
+#include "scratch_map.h"
 
 #pragma weak verify_lock
 #pragma weak verify_assoc_lock
@@ -346,8 +347,9 @@ typedef struct noted_charge {
 
 /*
  * The arrays a recalculation works in, kept from one to the next so that
- * a recalculation neither allocates nor zeroes them again (they grow to
- * the longest queue seen).  Nothing in them outlives a recalculation.
+ * a recalculation neither allocates nor zeroes them again (they follow
+ * the queue's length, _room), each in a mapping of its own
+ * (scratch_map.h).  Nothing in them outlives a recalculation.
  */
 struct hmrf_scratch {
 	pending_t *pend;
@@ -397,38 +399,43 @@ void hmrf_recalc_scratch_destroy(struct hmrf_scratch **scratch)
 
 	if (!scratch || !(s = *scratch))
 		return;
-	xfree(s->pend);
-	xfree(s->account);
-	xfree(s->amounts);
-	xfree(s->order);
-	xfree(s->byvisit);
-	xfree(s->fac);
-	xfree(s->efac);
-	xfree(s->dur);
-	xfree(s->pend_ptr);
-	xfree(s->has_jobs);
-	xfree(s->reader_uid);
-	xfree(s->reader_account);
-	xfree(s->charges);
+	scratch_map_free((void **)&s->pend);
+	scratch_map_free((void **)&s->account);
+	scratch_map_free((void **)&s->amounts);
+	scratch_map_free((void **)&s->order);
+	scratch_map_free((void **)&s->byvisit);
+	scratch_map_free((void **)&s->fac);
+	scratch_map_free((void **)&s->efac);
+	scratch_map_free((void **)&s->dur);
+	scratch_map_free((void **)&s->pend_ptr);
+	scratch_map_free((void **)&s->has_jobs);
+	scratch_map_free((void **)&s->reader_uid);
+	scratch_map_free((void **)&s->reader_account);
+	scratch_map_free((void **)&s->charges);
 	xfree(*scratch);
+}
+
+/* Room for n elements, and an eighth more so that a queue that grows
+ * slowly does not make the arrays again at every recalculation. */
+static size_t _want(size_t n)
+{
+	return n < 1024 ? 1024 : n + n / 8;
 }
 
 /*
  * Room for n elements of size in *p, which has room for *cap: kept when
- * it is enough and not four times too much (so that what slurmctld holds
- * follows the queue down as well as up), else made again.
+ * it is enough and not twice too much (so that what slurmctld holds
+ * follows the queue down as well as up), else made again.  Each array is
+ * a mapping of its own (scratch_map.h): one let go goes back to the
+ * system, not to an arena where it would stay resident.
  */
 static void _room(void **p, size_t *cap, size_t n, size_t size)
 {
-	size_t c = 1024;
-
-	if (n <= *cap && (*cap <= 1024 || n > *cap / 4))
+	if (n <= *cap && (*cap <= 1024 || n > *cap / 2))
 		return;
-	while (c < n)
-		c *= 2;
-	xfree(*p); /* nothing in it is kept */
-	*p = xmalloc_nz(c * size);
-	*cap = c;
+	scratch_map_free(p); /* nothing in it is kept */
+	*p = scratch_map_alloc(_want(n) * size);
+	*cap = scratch_map_size(*p) / size;
 }
 
 /* Room for n in scratch array s->f. */
@@ -438,14 +445,10 @@ static void _room(void **p, size_t *cap, size_t n, size_t size)
 /* Room for n elements of size in *p, keeping what it holds. */
 static void _room_keep(void **p, size_t *cap, size_t n, size_t size)
 {
-	size_t c = *cap ? *cap : 1024;
-
 	if (n <= *cap)
 		return;
-	while (c < n)
-		c *= 2;
-	*p = xrealloc_nz(*p, c * size);
-	*cap = c;
+	*p = scratch_map_grow(*p, _want(n) * size);
+	*cap = scratch_map_size(*p) / size;
 }
 
 typedef struct recalc {
@@ -622,8 +625,8 @@ static void _walk(recalc_t *r)
 		ROOM(s, reader_uid, w.cap + 1);
 		ROOM(s, reader_account, w.cap + 1);
 	} else if (s->reader_uid_cap) { /* PrivateData no longer hides usage */
-		xfree(s->reader_uid);
-		xfree(s->reader_account);
+		scratch_map_free((void **)&s->reader_uid);
+		scratch_map_free((void **)&s->reader_account);
 		s->reader_uid_cap = s->reader_account_cap = 0;
 	}
 	r->pend = s->pend;
