@@ -59,9 +59,12 @@ void *scratch_map_alloc(size_t bytes)
 	if (len)
 		base = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (base == MAP_FAILED) /* as any other array would */
-		return _array(xmalloc_nz(bytes + HEADER), 0, bytes);
-	return _array(base, len, bytes);
+	if (base != MAP_FAILED)
+		return _array(base, len, bytes);
+	/* As any other array would; a size past what can be asked for is
+	 * asked for whole, which xmalloc refuses as it refuses any. */
+	len = bytes > SIZE_MAX - HEADER ? SIZE_MAX : bytes + HEADER;
+	return _array(xmalloc_nz(len), 0, bytes);
 }
 
 void *scratch_map_grow(void *p, size_t bytes)

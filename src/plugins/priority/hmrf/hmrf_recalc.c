@@ -422,16 +422,19 @@ static size_t _want(size_t n)
 	return n < 1024 ? 1024 : n + n / 8;
 }
 
+/* Below this many bytes an array is kept however short the queue. */
+#define HMRF_ROOM_SMALL (1 << 20)
+
 /*
  * Room for n elements of size in *p, which has room for *cap: kept when
  * it is enough and not twice too much (so that what slurmctld holds
- * follows the queue down as well as up), else made again.  Each array is
- * a mapping of its own (scratch_map.h): one let go goes back to the
- * system, not to an arena where it would stay resident.
+ * follows the queue down as well as up) or small, else made again.  Each
+ * array is a mapping of its own (scratch_map.h): one let go goes back to
+ * the system, not to an arena where it would stay resident.
  */
 static void _room(void **p, size_t *cap, size_t n, size_t size)
 {
-	if (n <= *cap && (*cap <= 1024 || n > *cap / 2))
+	if (n <= *cap && (n > *cap / 2 || *cap * size <= HMRF_ROOM_SMALL))
 		return;
 	scratch_map_free(p); /* nothing in it is kept */
 	*p = scratch_map_alloc(_want(n) * size);
