@@ -6,6 +6,9 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
@@ -783,6 +786,22 @@ out:
 	return rc;
 }
 
+/*
+ * Each pass of the scheduling loop makes a ranker and frees it.  glibc
+ * gives the top of the heap back to the system whenever more than
+ * M_TRIM_THRESHOLD (128 KiB) is free there, and the next pass faults
+ * the same pages in again: a million tasks under eunomia made 26,000
+ * brk calls and 366,000 page faults, a sixth of the run.  Keeping up to
+ * 64 MiB of free heap costs at most that much resident memory (a run's
+ * peak is about 21 MB).
+ */
+static void _heap_keep(void)
+{
+#ifdef M_TRIM_THRESHOLD
+	(void)mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	opts_t o = { 0 };
@@ -793,6 +812,7 @@ int main(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? 0 : 1;
+	_heap_keep();
 	if (_load(&o, o.generate ? NULL : argv[optind], &t))
 		return 1;
 	if (o.hmrf_conf && _hmrf_conf(&o, &t)) {
