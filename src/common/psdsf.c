@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,11 @@ int psdsf_pick_user(const psdsf_user_t *u, int nu, const tres_vec_t *capacity,
 
 /* --- passes --------------------------------------------------------------- */
 
+/* Levels of idle resources per slot that a pass keeps node sets of:
+ * more than none, then from the slot's largest capacity over
+ * 2^(PSDSF_LEVELS - 2) up to that capacity, doubling. */
+#define PSDSF_LEVELS 8
+
 /*
  * What a pass knows of one user.  When valid, (best_k, best_i) is its best
  * pair now: the smallest K, ties to the lower node (best_i -1: none).
@@ -142,6 +148,7 @@ typedef struct puser {
 	psdsf_user_t u;
 	double a; /* tasks / weight, the first factor of K */
 	int slot[TRES_MAX], nslot; /* the slots its demand uses */
+	int lev[TRES_MAX]; /* per slot used, its level in psdsf_pass.open */
 	bool *elig; /* nn entries, in psdsf_pass.elig */
 	bool valid;
 	double best_k, s_lb;
@@ -158,7 +165,68 @@ struct psdsf_pass {
 	bool cnegz[TRES_MAX]; /* some node's c in the slot is -0 */
 	bool *elig; /* nu x nn */
 	int *cand; /* nu: psdsf_pass_pick's users to rescan */
+	/*
+	 * Which nodes may fit a demand, for _rescan() to look at only
+	 * those: for slot r and level k, a row of nw words with bit i set
+	 * when node i has at least thr[r][k] of the slot idle (level 0:
+	 * more than none).  A user's level in a slot is the highest whose
+	 * threshold its demand there reaches (puser_t.lev); a node whose
+	 * bit is clear there has less idle than the demand and is no
+	 * candidate.  Rows are kept only for the slots some user has
+	 * demanded (used).
+	 */
+	uint64_t *open;
+	int nw;
+	double thr[TRES_MAX][PSDSF_LEVELS];
+	bool used[TRES_MAX];
 };
+
+/* Slot r, level k's row of p->open. */
+static inline uint64_t *_row(const psdsf_pass_t *p, int r, int k)
+{
+	return &p->open[((size_t)r * PSDSF_LEVELS + k) * p->nw];
+}
+
+/* How many of slot r's levels amount x reaches. */
+static int _levels_of(const psdsf_pass_t *p, int r, double x)
+{
+	int k = x > 0;
+
+	while (k < PSDSF_LEVELS && p->thr[r][k] > 0 && x >= p->thr[r][k])
+		k++;
+	return k;
+}
+
+/* Node i's bits in slot r's rows, from its idle amount x. */
+static void _open_slot(psdsf_pass_t *p, int r, int i, double x)
+{
+	uint64_t bit = (uint64_t)1 << (i % 64);
+	int reach = _levels_of(p, r, x);
+
+	for (int k = 0; k < PSDSF_LEVELS; k++) {
+		uint64_t *w = _row(p, r, k) + i / 64;
+
+		*w = k < reach ? *w | bit : *w & ~bit;
+	}
+}
+
+/* Node i's bits in p->open from its idle vector. */
+static void _open_set(psdsf_pass_t *p, int i, const tres_vec_t *idle)
+{
+	for (int r = 0; r < TRES_MAX; r++)
+		if (p->used[r])
+			_open_slot(p, r, i, idle->v[r]);
+}
+
+/* Slot r is demanded: its rows from every node's idle amount. */
+static void _open_use(psdsf_pass_t *p, int r)
+{
+	if (p->used[r])
+		return;
+	p->used[r] = true;
+	for (int i = 0; i < p->nn; i++)
+		_open_slot(p, r, i, p->idle[i].v[r]);
+}
 
 /*
  * A lower bound of user pu's share on every node: its demand over the
@@ -205,8 +273,14 @@ static void _puser_load(psdsf_pass_t *p, int n, const psdsf_user_t *u,
 		p->nnan++;
 	pu->nslot = 0;
 	for (int r = 0; r < TRES_MAX; r++)
-		if (u->demand.v[r] > 0)
-			pu->slot[pu->nslot++] = r;
+		if (u->demand.v[r] > 0) {
+			pu->slot[pu->nslot] = r;
+			/* The highest level its demand reaches: a node
+			 * below it has less idle than the demand. */
+			pu->lev[pu->nslot++] =
+				_levels_of(p, r, u->demand.v[r]) - 1;
+			_open_use(p, r);
+		}
 	for (int i = 0; i < p->nn; i++)
 		pu->elig[i] = !eligible || eligible[i];
 	pu->valid = false;
@@ -245,22 +319,50 @@ static inline bool _pshare(const psdsf_pass_t *p, const puser_t *pu, int i,
 	return true;
 }
 
-/* Recompute user pu's best pair and s_lb over every node. */
+/* Node i in user pu's rescan: its best so far in *bk, *bi, *lb. */
+static inline void _rescan_node(const psdsf_pass_t *p, const puser_t *pu, int i,
+				double *bk, int *bi, double *lb)
+{
+	double s, k;
+
+	if (!_pshare(p, pu, i, &s))
+		return;
+	k = pu->a * s;
+	if (*bi < 0 || k < *bk) {
+		*bk = k;
+		*bi = i;
+	}
+	*lb = s < *lb ? s : *lb; /* fmin: s is finite */
+}
+
+/*
+ * Recompute user pu's best pair and s_lb over every node.  Only the nodes
+ * with enough idle in every slot of its demand, as far as p->open's
+ * levels tell, can be candidates; they are visited in the order of their
+ * index, as a walk over all would, so that ties go to the same node.
+ */
 static void _rescan(const psdsf_pass_t *p, puser_t *pu)
 {
-	double s, k, bk = INFINITY, lb = INFINITY;
+	double bk = INFINITY, lb = INFINITY;
 	int bi = -1;
 
-	for (int i = 0; pu->u.active && i < p->nn; i++) {
-		if (!_pshare(p, pu, i, &s))
-			continue;
-		k = pu->a * s;
-		if (bi < 0 || k < bk) {
-			bk = k;
-			bi = i;
-		}
-		lb = s < lb ? s : lb; /* fmin: s is finite */
+	if (!pu->u.active)
+		goto out;
+	if (!pu->nslot) {
+		for (int i = 0; i < p->nn; i++)
+			_rescan_node(p, pu, i, &bk, &bi, &lb);
+		goto out;
 	}
+	for (int w = 0; w < p->nw; w++) {
+		uint64_t m = _row(p, pu->slot[0], pu->lev[0])[w];
+
+		for (int j = 1; m && j < pu->nslot; j++)
+			m &= _row(p, pu->slot[j], pu->lev[j])[w];
+		for (; m; m &= m - 1)
+			_rescan_node(p, pu, w * 64 + __builtin_ctzll(m), &bk,
+				     &bi, &lb);
+	}
+out:
 	pu->best_k = bk;
 	pu->best_i = bi;
 	pu->s_lb = lb;
@@ -288,7 +390,10 @@ psdsf_pass_t *psdsf_pass_create(const psdsf_user_t *u, int nu,
 	p->idle = calloc(nn ? nn : 1, sizeof(*p->idle));
 	p->elig = calloc((size_t)nu * nn + 1, sizeof(*p->elig));
 	p->cand = calloc(nu ? nu : 1, sizeof(*p->cand));
-	if (!p->u || !p->cap || !p->idle || !p->elig || !p->cand) {
+	p->nw = (nn + 63) / 64;
+	p->open = calloc((size_t)TRES_MAX * PSDSF_LEVELS * p->nw + 1,
+			 sizeof(*p->open));
+	if (!p->u || !p->cap || !p->idle || !p->elig || !p->cand || !p->open) {
 		psdsf_pass_destroy(&p);
 		errno = ENOMEM;
 		return NULL;
@@ -301,6 +406,19 @@ psdsf_pass_t *psdsf_pass_create(const psdsf_user_t *u, int nu,
 		for (int r = 0; r < TRES_MAX; r++)
 			_c_seen(p, r,
 				residual ? idle[i].v[r] : capacity[i].v[r]);
+	/* The levels' thresholds, from each slot's largest capacity (one
+	 * of 0, when that is not finite, is not used). */
+	for (int r = 0; r < TRES_MAX; r++) {
+		double top = 0;
+
+		for (int i = 0; i < nn; i++)
+			top = capacity[i].v[r] > top ? capacity[i].v[r] : top;
+		p->thr[r][0] = 0;
+		for (int k = PSDSF_LEVELS - 1; k > 0; k--) {
+			p->thr[r][k] = isfinite(top) ? top : 0;
+			top /= 2;
+		}
+	}
 	for (int n = 0; n < nu; n++) {
 		p->u[n].elig = p->elig + (size_t)n * nn;
 		_puser_load(p, n, &u[n],
@@ -320,6 +438,7 @@ void psdsf_pass_destroy(psdsf_pass_t **pass)
 	free(p->idle);
 	free(p->elig);
 	free(p->cand);
+	free(p->open);
 	free(p);
 	*pass = NULL;
 }
@@ -469,6 +588,7 @@ int psdsf_pass_set_idle(psdsf_pass_t *p, int node, const tres_vec_t *idle)
 	if (!p || !idle || node < 0 || node >= p->nn || !_vec_ok(idle))
 		return -EINVAL;
 	p->idle[node] = *idle;
+	_open_set(p, node, idle);
 	for (int r = 0; p->residual && r < TRES_MAX; r++)
 		_c_seen(p, r, idle->v[r]);
 	for (int n = 0; n < p->nu; n++) {

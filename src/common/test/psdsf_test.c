@@ -500,12 +500,14 @@ END_TEST
 /* A random cluster, small enough for ties: a few node and demand types
  * with small whole numbers, some users inactive or shut out of nodes. */
 #define RNU 7
-#define RNN 12
+#define RNN 12 /* nodes in a small cluster */
+#define RNN_WIDE 150 /* in a wide one: three words of psdsf's node bitmaps */
 
 typedef struct rcluster {
+	int nn;
 	psdsf_user_t u[RNU];
-	tres_vec_t cap[RNN], idle[RNN];
-	bool elig[RNU * RNN];
+	tres_vec_t cap[RNN_WIDE], idle[RNN_WIDE];
+	bool elig[RNU * RNN_WIDE];
 } rcluster_t;
 
 static tres_vec_t _rvec(rng_t *r, int max)
@@ -529,17 +531,18 @@ static void _ruser(rng_t *r, rcluster_t *c, int n)
 	do
 		u->demand = _rvec(r, 3);
 	while (tres_is_zero(&u->demand));
-	for (int i = 0; i < RNN; i++)
-		c->elig[n * RNN + i] = rng_below(r, 6) != 0;
+	for (int i = 0; i < c->nn; i++)
+		c->elig[n * c->nn + i] = rng_below(r, 6) != 0;
 }
 
-static void _rcluster(rng_t *r, rcluster_t *c)
+static void _rcluster(rng_t *r, rcluster_t *c, int nn)
 {
 	tres_vec_t type[3];
 
 	for (int t = 0; t < 3; t++)
 		type[t] = _rvec(r, 12);
-	for (int i = 0; i < RNN; i++) {
+	c->nn = nn;
+	for (int i = 0; i < nn; i++) {
 		c->cap[i] = type[rng_below(r, 3)];
 		c->idle[i] = c->cap[i];
 		/* Some start partly used. */
@@ -556,15 +559,15 @@ static int _ragree(psdsf_pass_t *p, const rcluster_t *c, const bool *elig,
 {
 	int n1 = -1, i1 = -1, n2 = -1, i2 = -1, rc1, rc2;
 
-	rc1 = psdsf_pick(c->u, RNU, c->cap, c->idle, elig, RNN, residual, &n1,
+	rc1 = psdsf_pick(c->u, RNU, c->cap, c->idle, elig, c->nn, residual, &n1,
 			 &i1);
 	rc2 = psdsf_pass_pick(p, &n2, &i2);
 	ck_assert_int_eq(rc1, rc2);
 	ck_assert_int_eq(n1, n2);
 	ck_assert_int_eq(i1, i2);
-	for (int i = 0; i < RNN; i++) {
-		rc1 = psdsf_pick_user(c->u, RNU, c->cap, c->idle, elig, RNN, i,
-				      residual, &n1);
+	for (int i = 0; i < c->nn; i++) {
+		rc1 = psdsf_pick_user(c->u, RNU, c->cap, c->idle, elig, c->nn,
+				      i, residual, &n1);
 		rc2 = psdsf_pass_pick_user(p, i, &n2);
 		ck_assert_int_eq(rc1, rc2);
 		ck_assert_int_eq(n1, n2);
@@ -573,34 +576,34 @@ static int _ragree(psdsf_pass_t *p, const rcluster_t *c, const bool *elig,
 }
 
 /*
- * Fill random clusters task by task through a pass, checking every pick
- * against psdsf_pick(); now and then a task ends (idle grows) or a user
- * moves to another job (demand, eligibility, activity).
+ * Fill random clusters of nn nodes task by task through a pass, checking
+ * every pick against psdsf_pick(); now and then a task ends (idle grows)
+ * or a user moves to another job (demand, eligibility, activity).
  */
-START_TEST(test_pass_random)
+static void _pass_random(unsigned seed, int trials, int nn, int steps)
 {
 	rng_t r;
 
-	rng_seed(&r, gen_seed(42));
-	for (int trial = 0; trial < 400; trial++) {
+	rng_seed(&r, gen_seed(seed));
+	for (int trial = 0; trial < trials; trial++) {
 		bool residual = trial & 1, all = trial % 3 == 0;
 		const bool *elig;
 		psdsf_pass_t *p;
 		rcluster_t c;
 		int pick;
 
-		_rcluster(&r, &c);
+		_rcluster(&r, &c, nn);
 		elig = all ? NULL : c.elig;
-		p = psdsf_pass_create(c.u, RNU, c.cap, c.idle, elig, RNN,
+		p = psdsf_pass_create(c.u, RNU, c.cap, c.idle, elig, nn,
 				      residual);
 		ck_assert_ptr_nonnull(p);
-		for (int step = 0; step < 200; step++) {
+		for (int step = 0; step < steps; step++) {
 			int ev = rng_below(&r, 10), n, i;
 
 			pick = _ragree(p, &c, elig, residual);
 			if (ev == 0) {
 				/* A task ends somewhere. */
-				i = rng_below(&r, RNN);
+				i = rng_below(&r, nn);
 				c.idle[i] = c.cap[i];
 				ck_assert_int_eq(
 					psdsf_pass_set_idle(p, i, &c.idle[i]),
@@ -611,12 +614,12 @@ START_TEST(test_pass_random)
 				n = rng_below(&r, RNU);
 				_ruser(&r, &c, n);
 				if (all)
-					for (i = 0; i < RNN; i++)
-						c.elig[n * RNN + i] = true;
+					for (i = 0; i < nn; i++)
+						c.elig[n * nn + i] = true;
 				ck_assert_int_eq(
 					psdsf_pass_set_user(
 						p, n, &c.u[n],
-						all ? NULL : c.elig + n * RNN),
+						all ? NULL : c.elig + n * nn),
 					0);
 				continue;
 			}
@@ -633,6 +636,23 @@ START_TEST(test_pass_random)
 		}
 		psdsf_pass_destroy(&p);
 	}
+}
+
+START_TEST(test_pass_random)
+{
+	_pass_random(42, 400, RNN, 200);
+}
+END_TEST
+
+/*
+ * The same on clusters wider than a word of the pass's node bitmaps
+ * (RNN_WIDE, not a multiple of 64), filled until nothing fits: a rescan
+ * walks only the nodes open in each slot of a demand, and its ties must
+ * still go to the lowest node.
+ */
+START_TEST(test_pass_random_wide)
+{
+	_pass_random(43, 40, RNN_WIDE, 1500);
 }
 END_TEST
 
@@ -736,6 +756,7 @@ int main(void)
 	tcase_add_test(tc, test_pass_badargs);
 	tcase_add_test(tc, test_pass_example);
 	tcase_add_test(tc, test_pass_random);
+	tcase_add_test(tc, test_pass_random_wide);
 	tcase_add_test(tc, test_pass_negative_zero);
 	tcase_add_test(tc, test_pass_nan);
 	suite_add_tcase(s, tc);
