@@ -8,7 +8,7 @@
 # the cluster is oversubscribed about 2.5 times, so queues stay long.
 # Prints seconds (elapsed), peak resident memory and the simulated
 # makespan per policy; asserts nothing.  Each policy runs BENCH_SIM_RUNS
-# times (3), the policies one after another in each round and in the
+# times (5), the policies one after another in each round and in the
 # reverse order every other round, and the seconds are given as the
 # median with the fastest and the slowest run beside it: on a virtual
 # machine one run of the same binary has taken from 3.5 to 5.7 s.  The
@@ -18,7 +18,7 @@
 #   bench-sim.sh [POLICY...]     (default: all of them)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")/../.." && pwd)
-runs=${BENCH_SIM_RUNS:-3}
+runs=${BENCH_SIM_RUNS:-5}
 case $runs in
 '' | *[!0-9]* | 0) echo "bench-sim: BENCH_SIM_RUNS is a positive whole number, not '$runs'" >&2
 	exit 2 ;;
