@@ -61,9 +61,12 @@ void *scratch_map_alloc(size_t bytes)
 			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (base != MAP_FAILED)
 		return _array(base, len, bytes);
-	/* As any other array would; a size past what can be asked for is
-	 * asked for whole, which xmalloc refuses as it refuses any. */
-	len = bytes > SIZE_MAX - HEADER ? SIZE_MAX : bytes + HEADER;
+	/* As any other array would.  A size past what can be asked for is
+	 * asked for as half the address space, which malloc refuses, and
+	 * xmalloc stops slurmctld as it does whenever malloc refuses:
+	 * xmalloc adds its own header to the size unchecked, so that a size
+	 * within it of SIZE_MAX would come back as a block of a few bytes. */
+	len = bytes > SIZE_MAX / 2 - HEADER ? SIZE_MAX / 2 : bytes + HEADER;
 	return _array(xmalloc_nz(len), 0, bytes);
 }
 
