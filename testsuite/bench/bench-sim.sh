@@ -7,7 +7,8 @@
 # jobs of 1,000 tasks (1-4 CPUs, 1-8 GB, 10-109 s of work), one every 2 s:
 # the cluster is oversubscribed about 2.5 times, so queues stay long.
 # Prints seconds (elapsed), peak resident memory and the simulated
-# makespan per policy; asserts nothing.  Each policy runs BENCH_SIM_RUNS
+# makespan per policy, and then where each policy's time goes (perf, when
+# it is here); asserts nothing.  Each policy runs BENCH_SIM_RUNS
 # times (5), the policies one after another in each round and in the
 # reverse order every other round, and the seconds are given as the
 # median with the fastest and the slowest run beside it: on a virtual
@@ -90,3 +91,35 @@ for p in "${policies[@]}"; do
 done
 echo "seconds: the median of $runs runs (elapsed), with the fastest and the slowest"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -m)"
+
+# Where the time goes: one more run of each policy, not timed, under perf
+# (the software clock, which a virtual machine has when it has no
+# hardware counters); each function's share of the run's samples, the
+# kernel's marked [k].  Functions inlined into another count as it.
+if ! command -v perf >/dev/null; then
+	echo "where the time goes: perf is not installed (linux-perf): no profile"
+	exit 0
+fi
+if ! perf record -q -e cpu-clock -o "$dir/perf.try" true >/dev/null 2>&1; then
+	echo "where the time goes: perf record fails here (perf_event_paranoid?): no profile"
+	exit 0
+fi
+echo
+echo "where the time goes: one more run of each policy under perf record -e cpu-clock -F 999; its six functions with the most samples"
+for p in "${policies[@]}"; do
+	perf record -q -e cpu-clock -F 999 -o "$dir/perf.data" \
+		"$sim" -q --json -p "$p" -w sliding:1h "$dir/trace.json" \
+		>/dev/null 2>&1 || {
+		echo "$p: perf record failed"
+		continue
+	}
+	perf report -i "$dir/perf.data" --no-children --sort dso,symbol \
+		--stdio 2>/dev/null | awk -v p="$p" '
+		/^ *[0-9.]+%/ && n < 6 {
+			pct = $1; k = ($3 == "[k]") ? " [k]" : ""
+			printf "%s%s %s%s", (n ? ", " : sprintf("%-12s ", p)),
+				$4, pct, k
+			n++
+		}
+		END { print "" }'
+done
