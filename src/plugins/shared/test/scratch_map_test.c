@@ -88,12 +88,22 @@ static void _reset(void)
 	nmmap = nmremap = 0;
 }
 
+/* Let go of array p, a mapping: the pointer is cleared and the mapping
+ * gone back to the system. */
+static void _let_go(void *p)
+{
+	void *v = p;
+
+	scratch_map_free(&v);
+	ck_assert_ptr_null(v);
+	ck_assert(!_mapped(p));
+}
+
 /* An array is a mapping of its own, in whole pages, aligned to a cache
  * line, all of it writable, and goes back to the system when let go. */
 START_TEST(test_alloc_is_a_mapping)
 {
 	unsigned char *p;
-	void *v;
 
 	_reset();
 	p = scratch_map_alloc(1000);
@@ -105,10 +115,7 @@ START_TEST(test_alloc_is_a_mapping)
 	_fill(p, scratch_map_size(p), 1);
 	ck_assert(_filled(p, scratch_map_size(p), 1));
 	ck_assert(_mapped(p));
-	v = p;
-	scratch_map_free(&v);
-	ck_assert_ptr_null(v);
-	ck_assert(!_mapped(p));
+	_let_go(p);
 }
 END_TEST
 
@@ -118,7 +125,6 @@ START_TEST(test_grow_keeps_contents)
 {
 	size_t page = _page(), old;
 	unsigned char *p, *q;
-	void *v;
 
 	_reset();
 	p = scratch_map_grow(NULL, 100);
@@ -134,9 +140,7 @@ START_TEST(test_grow_keeps_contents)
 	ck_assert_uint_ge(scratch_map_size(q), 10 * page);
 	ck_assert(_filled(q, old, 2));
 	memset(q + old, 0xcd, scratch_map_size(q) - old);
-	v = q;
-	scratch_map_free(&v);
-	ck_assert(!_mapped(q));
+	_let_go(q);
 }
 END_TEST
 
@@ -157,7 +161,6 @@ END_TEST
 START_TEST(test_mmap_refused)
 {
 	unsigned char *p, *q;
-	void *v;
 
 	_reset();
 	refuse_mmap = true;
@@ -176,9 +179,7 @@ START_TEST(test_mmap_refused)
 	ck_assert_uint_ge(scratch_map_size(p), 40000);
 	ck_assert_uint_eq((scratch_map_size(p) + HEADER) % _page(), 0);
 	ck_assert(_filled(p, 20000, 4));
-	v = p;
-	scratch_map_free(&v);
-	ck_assert(!_mapped(p));
+	_let_go(p);
 }
 END_TEST
 
@@ -188,7 +189,6 @@ START_TEST(test_mremap_refused)
 {
 	size_t page = _page(), old;
 	unsigned char *p, *q;
-	void *v;
 
 	_reset();
 	refuse_mremap = true;
@@ -202,9 +202,7 @@ START_TEST(test_mremap_refused)
 	ck_assert(!_mapped(p));
 	ck_assert_uint_ge(scratch_map_size(q), 8 * page);
 	ck_assert(_filled(q, old, 5));
-	v = q;
-	scratch_map_free(&v);
-	ck_assert(!_mapped(q));
+	_let_go(q);
 }
 END_TEST
 
