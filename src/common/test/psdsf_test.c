@@ -646,9 +646,11 @@ END_TEST
 
 /*
  * The same on clusters wider than a word of the pass's node bitmaps
- * (RNN_WIDE, not a multiple of 64), filled until nothing fits: a rescan
- * walks only the nodes open in each slot of a demand, and its ties must
- * still go to the lowest node.
+ * (RNN_WIDE, not a multiple of 64), for up to 1,500 steps, so that most
+ * nodes end with little of some slot idle (about a third of the trials
+ * reach a point where nothing fits): a rescan walks only the nodes with
+ * enough idle by the pass's levels, and its ties must still go to the
+ * lowest node.
  */
 START_TEST(test_pass_random_wide)
 {
