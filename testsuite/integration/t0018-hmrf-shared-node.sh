@@ -63,9 +63,11 @@ waiting=$(squeue -h -t PD -o %a | sort | uniq -c | tr '\n' ' ')
 tap_diag "$table"
 tap_diag "waiting: $waiting"
 # What slurmctld's own job records say each account used, to the second
-# (completed jobs to their end, running ones to now): the books must agree.
+# (running jobs to now; every other job that started, completing ones
+# too, to its end, as the books count them): the books must agree.
 now=$(date +%s)
-records=$(scontrol show job -o 2>/dev/null | awk -v now="$now" '
+jobs=$(scontrol show job -o 2>/dev/null)
+records=$(echo "$jobs" | awk -v now="$now" '
 	{ a = st = s = e = c = ""
 	  for (i = 1; i <= NF; i++) {
 		split($i, kv, "=")
@@ -75,13 +77,26 @@ records=$(scontrol show job -o 2>/dev/null | awk -v now="$now" '
 		else if (kv[1] == "EndTime") e = substr($i, 9)
 		else if (kv[1] == "NumCPUs") c = kv[2]
 	  }
-	  if (st != "COMPLETED" && st != "RUNNING") next
+	  if (st == "PENDING" || s !~ /^[0-9]/) next
+	  t0 = t1 = ""
 	  cmd = "date -d " s " +%s"; cmd | getline t0; close(cmd)
 	  if (st == "RUNNING") t1 = now
 	  else { cmd = "date -d " e " +%s"; cmd | getline t1; close(cmd) }
+	  if (t0 == "" || t1 == "") { print "unread " $1; next }
 	  used[a] += (t1 - t0) * c }
 	END { for (a in used) printf "%s %d\n", a, used[a] }')
 tap_diag "CPU-s by slurmctld's job records: $(echo "$records" | tr '\n' ' ')"
+# Each account's jobs by state: a job in a state the sum above reads
+# wrongly would show here.
+tap_diag "jobs by account and state: $(echo "$jobs" | awk '
+	{ a = st = ""
+	  for (i = 1; i <= NF; i++) {
+		split($i, kv, "=")
+		if (kv[1] == "Account") a = kv[2]
+		else if (kv[1] == "JobState") st = kv[2]
+	  }
+	  n[a " " st]++ }
+	END { for (k in n) printf "%s %d; ", k, n[k] }')"
 for a in phys bio chem; do
 	echo "$waiting" | grep -qw "$a"
 	tap_ok "$a still has jobs waiting" $? "$waiting"
