@@ -5,7 +5,9 @@
  * Example 3, and Example 4 with its beta values) in a step model that
  * drives the books; and the books fed job by job as priority/hmrf feeds
  * them and account by account as horae-sim feeds them, on generated
- * traces, giving the same ledgers and the same order.
+ * traces, giving the same ledgers and the same order; and, on generated
+ * jobs fed pass by pass as priority/hmrf feeds them, every job charged
+ * once, exactly what it ran.
  */
 #include <check.h>
 
@@ -358,6 +360,137 @@ START_TEST(test_ended_once)
 	ck_assert_int_eq(hmrf_books_close(b), 0);
 	hmrf_books_get(b, a, &x);
 	ck_assert_double_eq(x.used.v[0], 10);
+	hmrf_books_destroy(&b);
+}
+END_TEST
+
+/*
+ * Charged once, whatever the order: random jobs fed as priority/hmrf feeds
+ * them (hmrf_recalc.c, priority_hmrf.c), on whole seconds as Slurm's
+ * times are.  Each pass walks every job still listed: running ones
+ * (started, not ended by the pass's clock; a job that ends within the
+ * pass's own second may still run at the walk), ended ones, in every
+ * pass until purged, at least one pass after their end.  Between passes
+ * some jobs' ends come on their own (priority_p_job_end, or its queue
+ * drained after the close); one that ends in the pass's second after the
+ * walk comes only then.  After every close each account must hold what
+ * its jobs ran up to the clock, summed here from the jobs alone.
+ */
+#define CW_JOBS 40
+#define CW_ACCTS 3
+
+typedef struct cw_job {
+	int a, cpus;
+	double start, end;
+	int purge; /* passes it stays listed after its end */
+	bool late; /* ends in a pass's second, after its walk */
+	bool told; /* its end came on its own */
+} cw_job_t;
+
+static void _cw_gen(rng_t *r, cw_job_t *j)
+{
+	for (int k = 0; k < CW_JOBS; k++) {
+		j[k].a = (int)rng_below(r, CW_ACCTS);
+		j[k].cpus = 1 + (int)rng_below(r, 4);
+		j[k].start = (double)rng_below(r, 150);
+		j[k].end = j[k].start + (double)rng_below(r, 40);
+		j[k].purge = 1 + (int)rng_below(r, 3);
+		j[k].late = false;
+		j[k].told = false;
+	}
+}
+
+/* What the jobs ran up to t, per account: the model. */
+static void _cw_model(const cw_job_t *j, double t, double *want)
+{
+	for (int a = 0; a < CW_ACCTS; a++)
+		want[a] = 0;
+	for (int k = 0; k < CW_JOBS; k++) {
+		double e = j[k].end < t ? j[k].end : t;
+
+		if (e > j[k].start)
+			want[j[k].a] += j[k].cpus * (e - j[k].start);
+	}
+}
+
+/* Job k's end told on its own, as at its end or from the queue. */
+static void _cw_tell(hmrf_books_t *b, cw_job_t *j, int k, const int *acct)
+{
+	tres_vec_t v = _v(j[k].cpus, 0);
+
+	ck_assert_int_eq(hmrf_books_ended(b, (uint32_t)k + 1, acct[j[k].a], &v,
+					  j[k].start, j[k].end),
+			 0);
+	j[k].told = true;
+}
+
+START_TEST(test_generated_passes_charge_each_job_once)
+{
+	hmrf_books_conf_t c = _conf(HMRF_POLICY_HMRF, WINDOW_NONE, 0);
+	static cw_job_t j[CW_JOBS];
+	int acct[CW_ACCTS], passes = 0;
+	double now = 0, prev = 0, want[CW_ACCTS];
+	hmrf_books_t *b;
+	rng_t r;
+
+	rng_seed(&r, gen_seed(_i));
+	_cw_gen(&r, j);
+	b = hmrf_books_create(&c, 0, NULL);
+	ck_assert_ptr_nonnull(b);
+	for (int a = 0; a < CW_ACCTS; a++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "a%d", a);
+		acct[a] = hmrf_books_account(b, name);
+	}
+	while (now < 200) {
+		prev = now;
+		now += 1 + (double)rng_below(&r, 5);
+		/* Ends between the passes, some on their own. */
+		for (int k = 0; k < CW_JOBS; k++)
+			if (j[k].end > prev && j[k].end < now &&
+			    j[k].end > j[k].start && rng_below(&r, 2))
+				_cw_tell(b, j, k, acct);
+		ck_assert_int_eq(hmrf_books_begin(b, now), 0);
+		for (int k = 0; k < CW_JOBS; k++) {
+			tres_vec_t v = _v(j[k].cpus, 0);
+
+			if (j[k].start > now)
+				continue; /* pending */
+			j[k].late = j[k].end == now && j[k].end > j[k].start &&
+				    rng_below(&r, 2);
+			if (j[k].end > now || j[k].late) {
+				ck_assert_int_eq(hmrf_books_running(
+							 b, acct[j[k].a], &v,
+							 j[k].start, INFINITY),
+						 0);
+			} else if (now < j[k].end + j[k].purge * 5) {
+				ck_assert_int_eq(
+					hmrf_books_ended(b, (uint32_t)k + 1,
+							 acct[j[k].a], &v,
+							 j[k].start, j[k].end),
+					0);
+			}
+		}
+		ck_assert_int_eq(hmrf_books_close(b), 0);
+		/* Ends that came while the books were busy, after the close:
+		 * those in the pass's second after the walk, and others
+		 * told again. */
+		for (int k = 0; k < CW_JOBS; k++)
+			if (j[k].late || (j[k].told && j[k].end <= now &&
+					  rng_below(&r, 4) == 0))
+				_cw_tell(b, j, k, acct);
+		_cw_model(j, now, want);
+		for (int a = 0; a < CW_ACCTS; a++) {
+			hmrf_account_t x;
+
+			ck_assert_int_eq(hmrf_books_get(b, acct[a], &x), 0);
+			ck_assert_msg(fabs(x.used.v[0] - want[a]) < 1e-9,
+				      "seed %d, pass %d at %g: account %d charged %g, ran %g",
+				      _i, passes, now, a, x.used.v[0], want[a]);
+		}
+		passes++;
+	}
 	hmrf_books_destroy(&b);
 }
 END_TEST
@@ -1794,6 +1927,8 @@ int main(void)
 	tc = tcase_create("rules");
 	tcase_add_test(tc, test_running_from_start_or_last_charge);
 	tcase_add_test(tc, test_ended_once);
+	tcase_add_loop_test(tc, test_generated_passes_charge_each_job_once, 0,
+			    200);
 	tcase_add_test(tc, test_get_after_close_follows_charges);
 	tcase_add_test(tc, test_view_carries_window_sums);
 	tcase_add_test(tc, test_running_left);
