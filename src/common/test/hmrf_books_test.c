@@ -378,6 +378,7 @@ END_TEST
  */
 #define CW_JOBS 40
 #define CW_ACCTS 3
+#define CW_STEP 5 /* the longest time between passes */
 
 typedef struct cw_job {
 	int a, cpus;
@@ -445,7 +446,7 @@ START_TEST(test_generated_passes_charge_each_job_once)
 	}
 	while (now < 200) {
 		prev = now;
-		now += 1 + (double)rng_below(&r, 5);
+		now += 1 + (double)rng_below(&r, CW_STEP);
 		/* Ends between the passes, some on their own. */
 		for (int k = 0; k < CW_JOBS; k++)
 			if (j[k].end > prev && j[k].end < now &&
@@ -464,7 +465,7 @@ START_TEST(test_generated_passes_charge_each_job_once)
 							 b, acct[j[k].a], &v,
 							 j[k].start, INFINITY),
 						 0);
-			} else if (now < j[k].end + j[k].purge * 5) {
+			} else if (now < j[k].end + j[k].purge * CW_STEP) {
 				ck_assert_int_eq(
 					hmrf_books_ended(b, (uint32_t)k + 1,
 							 acct[j[k].a], &v,
